@@ -1,0 +1,24 @@
+"""The Great Shift: the Flask app factory. `flask --app app run` serves the lecture."""
+from pathlib import Path
+
+from flask import Flask
+
+from web import assets, deck, errors, headers
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app: defaults, then FLASK_* environment variables, then `config` (for tests)."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        SLIDES_DIR=str(Path(app.root_path) / "slides"),
+        MAX_CONTENT_LENGTH=16 * 1024,  # demo parameters are small; anything bigger is refused
+    )
+    app.config.from_prefixed_env()
+    if config:
+        app.config.from_mapping(config)
+
+    headers.init_app(app)
+    errors.init_app(app)
+    assets.init_app(app)
+    deck.init_app(app)
+    return app

@@ -1,0 +1,98 @@
+"""The lecture's slides: one Markdown file per slide, shown in the order of their file names.
+
+Each file is `NN-<id>.md`: YAML front matter (id, title, demo, optional layout), the slide
+body in Markdown, then a line `Note:` and the speaker notes. Instructors edit these files;
+no Python is needed to change what a slide says.
+"""
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import frontmatter
+import markdown
+
+SLIDES_DIR = Path(__file__).parent
+SLIDE_FILE_GLOB = "[0-9][0-9]-*.md"
+NOTES_MARKER = re.compile(r"^Note:[ \t]*$", re.MULTILINE)
+LAYOUTS = ("standard", "title")
+
+
+@dataclass(frozen=True)
+class Slide:
+    n: int  # 1-based position in the deck
+    id: str
+    title: str
+    demo: str
+    body_html: str
+    notes_html: str
+    layout: str = "standard"
+
+    def summary(self) -> dict:
+        """The public facts about a slide, as `/api/slides` lists them."""
+        return {"n": self.n, "id": self.id, "title": self.title, "demo": self.demo}
+
+
+class SlideError(ValueError):
+    """A slide file is missing something the deck needs."""
+
+
+def render_markdown(text: str) -> str:
+    return markdown.markdown(text.strip(), extensions=["smarty", "sane_lists"])
+
+
+def parse_slide(path: Path, n: int) -> Slide:
+    post = frontmatter.load(path)
+    missing = [key for key in ("id", "title", "demo") if not post.get(key)]
+    if missing:
+        raise SlideError(f"{path.name}: front matter lacks {', '.join(missing)}")
+    layout = post.get("layout", "standard")
+    if layout not in LAYOUTS:
+        raise SlideError(f"{path.name}: layout must be one of {LAYOUTS}, not {layout!r}")
+    body, notes = split_notes(post.content)
+    return Slide(
+        n=n,
+        id=str(post["id"]),
+        title=str(post["title"]),
+        demo=str(post["demo"]),
+        body_html=render_markdown(body),
+        notes_html=render_markdown(notes),
+        layout=layout,
+    )
+
+
+def split_notes(content: str) -> tuple[str, str]:
+    """Split a slide's Markdown into (body, speaker notes) at the `Note:` line."""
+    parts = NOTES_MARKER.split(content, maxsplit=1)
+    return parts[0], (parts[1] if len(parts) == 2 else "")
+
+
+def load_deck(folder: Path = SLIDES_DIR) -> list[Slide]:
+    """Read every slide file in `folder`, in file-name order."""
+    paths = sorted(folder.glob(SLIDE_FILE_GLOB))
+    if not paths:
+        raise SlideError(f"no slide files matching {SLIDE_FILE_GLOB} in {folder}")
+    deck = [parse_slide(path, n) for n, path in enumerate(paths, start=1)]
+    ids = [slide.id for slide in deck]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicated:
+        raise SlideError(f"slide ids used twice: {', '.join(duplicated)}")
+    return deck
+
+
+class DeckCache:
+    """The deck, read once and read again only when a slide file changes on disk."""
+
+    def __init__(self, folder: Path = SLIDES_DIR):
+        self.folder = folder
+        self._stamp = None
+        self._deck: list[Slide] = []
+
+    def _current_stamp(self):
+        return tuple((p.name, p.stat().st_mtime_ns) for p in sorted(self.folder.glob(SLIDE_FILE_GLOB)))
+
+    def get(self) -> list[Slide]:
+        stamp = self._current_stamp()
+        if stamp != self._stamp:
+            self._deck = load_deck(self.folder)
+            self._stamp = stamp
+        return self._deck

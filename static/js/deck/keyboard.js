@@ -1,0 +1,64 @@
+// The key map and the keyboard handler. The help overlay is built from KEYMAP,
+// so what it lists is exactly what the keys do.
+
+// `keys` are normalised names (see keyName): letters in upper case, "Space", "Shift+Space".
+export const KEYMAP = [
+  { action: "next", keys: ["ArrowRight", "Space", "PageDown", "N"], label: "Next slide" },
+  { action: "prev", keys: ["ArrowLeft", "Shift+Space", "PageUp", "P"], label: "Previous slide" },
+  { action: "first", keys: ["Home"], label: "First slide" },
+  { action: "last", keys: ["End"], label: "Last slide" },
+  { action: "goto", keys: ["G"], label: "Go to slide: type its number, then Enter" },
+  { action: "overview", keys: ["O", "Escape"], label: "Overview of all slides" },
+  { action: "fullscreen", keys: ["F"], label: "Full screen on / off" },
+  { action: "blank", keys: ["B", "."], label: "Blank the screen / bring it back" },
+  { action: "help", keys: ["?"], label: "This list of keys" },
+];
+
+const KEY_SYMBOLS = { ArrowRight: "→", ArrowLeft: "←", ArrowUp: "↑", ArrowDown: "↓", Escape: "Esc" };
+
+export function keyLabel(key) {
+  return key.split("+").map((part) => KEY_SYMBOLS[part] ?? part).join(" + ");
+}
+
+// One name per key press: printable characters as typed (letters upper-cased, so the
+// shift state does not matter for them), named keys with "Shift+" when shift is held.
+export function keyName(event) {
+  if (event.key === " ") return event.shiftKey ? "Shift+Space" : "Space";
+  if (event.key.length === 1) return event.key.toUpperCase();
+  return (event.shiftKey ? "Shift+" : "") + event.key;
+}
+
+// Typing in a demo's text field, slider or menu must not move the deck.
+function isTyping(target) {
+  return Boolean(target.closest?.("input, textarea, select, [contenteditable='true']"));
+}
+
+export class Keyboard {
+  // `actions` maps each KEYMAP action to a function; `modals` get keys first while open.
+  constructor(actions, modals) {
+    this.actions = actions;
+    this.modals = modals;
+    this.bindings = new Map(KEYMAP.flatMap(({ action, keys }) => keys.map((key) => [key, action])));
+    this.onKeyDown = this.onKeyDown.bind(this);
+    document.addEventListener("keydown", this.onKeyDown);
+  }
+
+  onKeyDown(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    if (isTyping(event.target)) {
+      if (event.key === "Escape") event.target.blur(); // a way back to the deck
+      return;
+    }
+    const name = keyName(event);
+    const modal = this.modals.find((m) => m.isOpen);
+    if (modal) {
+      if (modal.onKey(name, event)) event.preventDefault();
+      return;
+    }
+    const action = this.bindings.get(name);
+    if (!action) return;
+    // A focused button would treat Space as a click; the presenter meant "next slide".
+    event.preventDefault();
+    this.actions[action]();
+  }
+}

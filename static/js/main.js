@@ -1,0 +1,42 @@
+// Builds the deck and its controllers from the page. No framework, no build step.
+import { Deck } from "./deck/deck.js";
+import { Blank } from "./deck/blank.js";
+import { toggleFullscreen } from "./deck/fullscreen.js";
+import { GoTo } from "./deck/goto.js";
+import { Help } from "./deck/help.js";
+import { Keyboard } from "./deck/keyboard.js";
+import { Overview } from "./deck/overview.js";
+import { Progress } from "./deck/progress.js";
+import { Scale } from "./deck/scale.js";
+import { Touch } from "./deck/touch.js";
+
+const deck = new Deck(document.getElementById("deck"));
+const overview = new Overview(deck);
+const help = new Help(deck);
+const goTo = new GoTo(deck);
+const blank = new Blank(deck);
+
+const actions = {
+  next: () => deck.next(),
+  prev: () => deck.prev(),
+  first: () => deck.first(),
+  last: () => deck.last(),
+  goto: () => goTo.open(),
+  overview: () => overview.toggle(),
+  fullscreen: toggleFullscreen,
+  blank: () => blank.toggle(),
+  help: () => help.toggle(),
+};
+
+new Keyboard(actions, [blank, help, goTo, overview]);
+new Progress(deck);
+new Scale(deck);
+new Touch(deck);
+
+// The on-screen buttons run the same actions as the keys.
+deck.root.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-action]");
+  if (button) actions[button.dataset.action]();
+});
+
+window.greatShift = { deck }; // for the browser console and the tests

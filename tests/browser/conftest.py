@@ -1,0 +1,117 @@
+"""Browser tests: Playwright's Python package driving the system's Chromium against the real server.
+
+Every page a test opens is watched: a console error, an uncaught exception or a request to
+any host but the test server fails the test.
+"""
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.live_server import ROOT, LiveServer
+
+ARTIFACTS = ROOT / "artifacts"  # screenshots; ignored by git
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str:
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        pytest.fail(
+            "The browser tests need Chromium from your system's packages: "
+            "`sudo apt-get install -y chromium` (or set CHROMIUM=/path/to/chromium). "
+            "To run the other tests alone: pytest -m 'not browser'",
+            pytrace=False,
+        )
+    return path
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.path).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    live = LiveServer(tmp_path_factory.mktemp("browser") / "cache").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class PageWatch:
+    """What a page did that a user would call broken."""
+
+    def __init__(self, server_url: str):
+        self.host = urlparse(server_url).netloc
+        self.errors: list[str] = []
+        self.outside_requests: list[str] = []
+
+    def on_console(self, message):
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def on_page_error(self, error):
+        self.errors.append(f"uncaught: {error}")
+
+    def on_route(self, route):
+        url = route.request.url
+        if urlparse(url).scheme in ("data", "blob") or urlparse(url).netloc == self.host:
+            route.continue_()
+        else:
+            self.outside_requests.append(url)
+            route.abort()
+
+
+@pytest.fixture
+def open_page(browser, server):
+    """Opens pages on the test server, at a given window size; checks them when the test ends."""
+    contexts, watches = [], []
+
+    def open_page(path="/slides/1", width=1280, height=720, **context_options):
+        context = browser.new_context(viewport={"width": width, "height": height}, **context_options)
+        watch = PageWatch(server.url)
+        context.route("**/*", watch.on_route)
+        page = context.new_page()
+        page.on("console", watch.on_console)
+        page.on("pageerror", watch.on_page_error)
+        page.goto(server.url + path)
+        page.wait_for_function("() => window.greatShift !== undefined")
+        contexts.append(context)
+        watches.append(watch)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    for watch in watches:
+        assert not watch.errors, watch.errors
+        assert not watch.outside_requests, f"requests left localhost: {watch.outside_requests}"
+
+
+@pytest.fixture
+def screenshot_path():
+    def path(name: str) -> Path:
+        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+        return ARTIFACTS / "screenshots" / name
+
+    return path

@@ -1,0 +1,253 @@
+"""Presenting the deck in a real browser: keys, URLs, history, overlays, touch and window sizes."""
+import re
+import urllib.request
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.live_server import ROOT
+
+SITE = " · The Great Shift"
+
+
+@pytest.fixture(scope="module")
+def titles(server):
+    with urllib.request.urlopen(server.url + "/api/slides") as response:
+        return {s["n"]: s["title"] for s in json.load(response)["slides"]}
+
+
+def expect_slide(page, n, titles):
+    expect(page.locator(".counter")).to_have_text(f"{n} / 13")
+    expect(page).to_have_url(re.compile(rf"/slides/{n}$"))
+    expect(page).to_have_title(titles[n] + SITE)
+    expect(page.locator(f"#slide-{n}")).to_be_visible()
+    assert page.locator(".slide:visible").count() == 1
+
+
+def test_arrow_right_walks_through_all_thirteen_slides(open_page, titles):
+    page = open_page("/slides/1")
+    expect(page.locator(".counter")).to_have_text("1 / 13")
+    for n in range(2, 14):
+        page.keyboard.press("ArrowRight")
+        expect_slide(page, n, titles)
+    page.keyboard.press("ArrowRight")  # nothing after the last slide
+    expect_slide(page, 13, titles)
+
+
+def test_the_other_next_and_previous_keys(open_page, titles):
+    page = open_page("/slides/5")
+    for key, n in [("PageDown", 6), ("Space", 7), ("n", 8), ("PageUp", 7), ("Shift+Space", 6), ("p", 5), ("ArrowLeft", 4)]:
+        page.keyboard.press(key)
+        expect_slide(page, n, titles)
+
+
+def test_home_end_and_go_to_slide(open_page, titles):
+    page = open_page("/slides/4")
+    page.keyboard.press("End")
+    expect_slide(page, 13, titles)
+    page.keyboard.press("Home")
+    expect_slide(page, 1, titles)
+    page.keyboard.press("g")
+    expect(page.locator(".goto")).to_be_visible()
+    page.keyboard.press("7")
+    page.keyboard.press("Enter")
+    expect(page.locator(".goto")).to_be_hidden()
+    expect_slide(page, 7, titles)
+    # Two digits, and Escape cancels without moving.
+    page.keyboard.press("g")
+    page.keyboard.type("12")
+    page.keyboard.press("Enter")
+    expect_slide(page, 12, titles)
+    page.keyboard.press("g")
+    page.keyboard.type("3")
+    page.keyboard.press("Escape")
+    expect(page.locator(".goto")).to_be_hidden()
+    expect_slide(page, 12, titles)
+
+
+def test_the_progress_bar_grows_with_the_slide_number(open_page, titles):
+    page = open_page("/slides/1")
+    bar = page.locator(".progress-bar")
+    expect(bar).to_have_attribute("style", "width: 0%;")
+    page.keyboard.press("End")
+    expect(bar).to_have_attribute("style", "width: 100%;")
+    page.keyboard.press("g")
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    expect(bar).to_have_attribute("style", "width: 50%;")
+
+
+def test_the_overview_jumps_by_click_and_by_keyboard(open_page, titles):
+    page = open_page("/slides/3")
+    overview = page.locator(".overview")
+    page.keyboard.press("o")
+    expect(overview).to_be_visible()
+    expect(page.locator(".overview-card")).to_have_count(13)
+    expect(page.locator('.overview-card[aria-current="page"]')).to_have_attribute("data-n", "3")
+    page.locator('.overview-card[data-n="9"]').click()
+    expect(overview).to_be_hidden()
+    expect_slide(page, 9, titles)
+
+    page.keyboard.press("Escape")
+    expect(overview).to_be_visible()
+    page.keyboard.press("ArrowRight")  # from 9 to 10
+    page.keyboard.press("ArrowDown")  # one row down: 15 does not exist, so the last card
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    expect(overview).to_be_hidden()
+    expect_slide(page, 12, titles)
+
+    page.keyboard.press("o")
+    page.keyboard.press("Escape")  # closes without moving
+    expect(overview).to_be_hidden()
+    expect_slide(page, 12, titles)
+
+
+def test_the_help_overlay_lists_every_key_and_the_readme_agrees(open_page):
+    page = open_page("/slides/2")
+    help_overlay = page.locator(".help")
+    page.keyboard.press("?")
+    expect(help_overlay).to_be_visible()
+    rows = help_overlay.locator("tbody tr")
+    listed = rows.all_inner_texts()
+    for action in ["Next slide", "Previous slide", "First slide", "Last slide", "Go to slide",
+                   "Overview", "Full screen", "Blank", "list of keys"]:
+        assert any(action in row for row in listed), f"help does not list {action}"
+    keys = [k.strip() for k in help_overlay.locator("kbd").all_inner_texts()]
+    for key in ["→", "Space", "PageDown", "N", "←", "Shift + Space", "PageUp", "P", "Home", "End", "G", "O", "Esc", "F", "B", ".", "?"]:
+        assert key in keys, f"help does not show the key {key}"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for row in listed:
+        label = row.split("\t")[-1].strip()
+        assert label in readme, f"README's keyboard map lacks: {label}"
+    page.keyboard.press("ArrowRight")  # no movement while the help is open
+    expect(page.locator(".counter")).to_have_text("2 / 13")
+    page.keyboard.press("Escape")
+    expect(help_overlay).to_be_hidden()
+    page.locator(".control-help").click()
+    expect(help_overlay).to_be_visible()
+
+
+def test_blank_screen_and_back(open_page):
+    page = open_page("/slides/6")
+    for key in ["b", "."]:
+        page.keyboard.press(key)
+        expect(page.locator(".blank")).to_be_visible()
+        page.keyboard.press("ArrowRight")  # nothing moves behind a blank screen
+        expect(page.locator(".counter")).to_have_text("6 / 13")
+        page.keyboard.press(key)
+        expect(page.locator(".blank")).to_be_hidden()
+
+
+def test_f_toggles_full_screen(open_page):
+    page = open_page("/slides/2")
+    page.keyboard.press("f")
+    page.wait_for_function("() => document.fullscreenElement !== null")
+    page.keyboard.press("f")
+    page.wait_for_function("() => document.fullscreenElement === null")
+
+
+def test_back_and_forward_buttons_and_reload(open_page, titles):
+    page = open_page("/slides/1")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect_slide(page, 3, titles)
+    page.go_back()
+    expect_slide(page, 2, titles)
+    page.go_back()
+    expect_slide(page, 1, titles)
+    page.go_forward()
+    expect_slide(page, 2, titles)
+    page.reload()
+    expect_slide(page, 2, titles)
+
+
+def test_moving_between_slides_does_not_reload_the_page(open_page):
+    page = open_page("/slides/1")
+    page.evaluate("() => { window.stillTheSamePage = true; }")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    expect(page.locator(".counter")).to_have_text("13 / 13")
+    assert page.evaluate("() => window.stillTheSamePage") is True
+
+
+def test_typing_in_a_demo_field_does_not_move_the_deck_but_buttons_do_not_trap_keys(open_page):
+    page = open_page("/slides/3")
+    page.evaluate("""() => {
+        const demo = document.querySelector('#slide-3 .demo');
+        demo.insertAdjacentHTML('beforeend',
+            '<input id="t" type="text"><input id="r" type="range"><select id="s"><option>a</option><option>b</option></select><button id="b" type="button">Run</button>');
+    }""")
+    page.locator("#t").type("Hello")
+    expect(page.locator("#t")).to_have_value("Hello")
+    for field in ["#t", "#r", "#s"]:
+        page.locator(field).focus()
+        for key in ["ArrowRight", "ArrowLeft", "Space", "n", "End", "o", "?"]:
+            page.keyboard.press(key)
+        expect(page.locator(".counter")).to_have_text("3 / 13")
+        expect(page.locator(".overview")).to_be_hidden()
+    page.locator("#b").click()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".counter")).to_have_text("4 / 13")
+
+
+def test_the_on_screen_buttons_move_the_deck(open_page, titles):
+    page = open_page("/slides/1")
+    expect(page.locator(".control-prev")).to_be_disabled()
+    page.locator(".control-next").click()
+    expect_slide(page, 2, titles)
+    page.locator(".control-prev").click()
+    expect_slide(page, 1, titles)
+
+
+def swipe(page, from_x, to_x, y=300):
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": from_x, "y": y}]})
+    for x in range(from_x, to_x, (to_x - from_x) // 5):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_swiping_on_a_phone_moves_between_slides(open_page, titles):
+    page = open_page("/slides/4", width=390, height=844, has_touch=True, is_mobile=True)
+    swipe(page, 320, 60)
+    expect_slide(page, 5, titles)
+    swipe(page, 60, 320)
+    expect_slide(page, 4, titles)
+
+
+@pytest.mark.parametrize("width,height", [(1024, 768), (1280, 720), (1920, 1080), (3840, 2160)])
+def test_the_canvas_keeps_16_9_and_fits_the_window(open_page, width, height):
+    page = open_page("/slides/3", width=width, height=height)
+    box = page.locator(".canvas").bounding_box()
+    assert box["width"] / box["height"] == pytest.approx(16 / 9, rel=0.01)
+    assert box["width"] <= width + 1 and box["height"] <= height + 1
+    assert max(box["width"] / width, box["height"] / height) == pytest.approx(1, rel=0.01), "it fills one dimension"
+    # Text grows with the screen: the title is the same share of the canvas everywhere.
+    title_height = page.locator("#slide-3 .slide-title").bounding_box()["height"]
+    assert title_height / box["height"] == pytest.approx(56 / 720, rel=0.15)
+
+
+def test_a_phone_gets_a_readable_single_column(open_page):
+    page = open_page("/slides/3", width=390, height=844, is_mobile=True)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    body_px = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#slide-3 .slide-body')).fontSize)")
+    assert body_px >= 16
+    body = page.locator("#slide-3 .slide-body").bounding_box()
+    demo = page.locator("#slide-3 .demo").bounding_box()
+    assert demo["y"] >= body["y"] + body["height"] - 1, "the demo comes below the text"
+
+
+def test_speaker_notes_are_not_shown(open_page):
+    page = open_page("/slides/3")
+    expect(page.locator("#slide-3 .notes")).to_be_hidden()
+    assert page.locator("#slide-3 .notes").bounding_box() is None  # not laid out at all
+    assert len(page.locator("#slide-3 .notes").text_content()) > 100
+
+
+@pytest.mark.parametrize("n", [1, 7])
+def test_screenshot(open_page, screenshot_path, n):
+    page = open_page(f"/slides/{n}")
+    page.wait_for_function("() => window.Plotly !== undefined")
+    page.screenshot(path=screenshot_path(f"slide-{n:02d}.png"))

@@ -1,0 +1,51 @@
+"""Runs the real server (`flask --app app run`) in a child process on a free localhost port."""
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, cache_dir: Path, env: dict | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.cache_dir = cache_dir
+        self.log_path = cache_dir.parent / f"server-{self.port}.log"
+        self.extra_env = env or {}
+        self.process = None
+
+    def start(self, timeout: float = 60) -> "LiveServer":
+        env = {**os.environ, "FLASK_CACHE_DIR": str(self.cache_dir), "PYTHONUNBUFFERED": "1", **self.extra_env}
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "flask", "--app", "app", "run", "--port", str(self.port)],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/slides", timeout=2) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)  # not listening yet
+        raise RuntimeError(f"the server did not answer within {timeout} s: {self.log_path.read_text()}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.log.close()

@@ -1,0 +1,128 @@
+"""The deck over HTTP: slide pages, 404s, the slide list, headers, and no outside URLs."""
+import gzip
+import re
+from html.parser import HTMLParser
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from tests.test_slides import EXPECTED
+
+ROOT = Path(__file__).resolve().parent.parent
+# A URL that names another host. The SVG/XML namespace names are identifiers, not requests.
+OUTSIDE_URL = re.compile(r"https?://(?!127\.0\.0\.1|localhost|www\.w3\.org/(?:2000/svg|1999/xlink|XML/1998/namespace))[^\s\"'<>)]+")
+
+
+@pytest.mark.parametrize("n", range(1, 14))
+def test_every_slide_has_its_own_page(client, n):
+    response = client.get(f"/slides/{n}")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    _, slide_id, title, demo = EXPECTED[n - 1]
+    assert f"<title>{escape(title)} · The Great Shift</title>" in html
+    # All 13 slides come with the page, so moving on needs no request; only slide n is shown.
+    assert html.count('<section class="slide') == 13
+    shown = re.findall(r'<section [^>]*data-n="(\d+)"(?:(?!hidden)[^>])*>', html)
+    assert shown == [str(n)]
+    assert f'data-demo="{demo}"' in html
+
+
+def escape(text):
+    return text.replace("&", "&amp;").replace("'", "&#39;").replace('"', "&#34;")
+
+
+def test_the_root_opens_slide_one(client):
+    html = client.get("/").get_data(as_text=True)
+    assert 'data-current="1"' in html
+    assert "<title>The Great Shift: From LSTMs to Transformers · The Great Shift</title>" in html
+
+
+@pytest.mark.parametrize("path", ["/slides/0", "/slides/14", "/slides/abc", "/slides/-1", "/slides/1.5", "/nowhere"])
+def test_a_missing_slide_is_a_404_page_that_links_to_slide_one(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert 'href="/slides/1"' in html
+    assert "Traceback" not in html
+
+
+def test_the_api_lists_the_slides_in_order(client):
+    response = client.get("/api/slides")
+    assert response.status_code == 200
+    slides = response.get_json()["slides"]
+    assert [(s["n"], s["id"], s["title"], s["demo"]) for s in slides] == EXPECTED
+    assert all(set(s) == {"n", "id", "title", "demo"} for s in slides), "notes stay out of the public list"
+
+
+def test_an_unknown_api_path_answers_json(client):
+    response = client.get("/api/nothing-here")
+    assert response.status_code == 404
+    assert response.is_json and response.get_json()["error"]
+
+
+@pytest.mark.parametrize("path", ["/slides/1", "/api/slides", "/slides/99", "/static/css/deck.css"])
+def test_every_response_carries_a_self_only_content_security_policy(client, path):
+    policy = client.get(path).headers["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self'"  # no inline or outside scripts
+    assert directives["connect-src"] == "'self'"
+    for sources in directives.values():
+        assert "http" not in sources and "*" not in sources
+
+
+def test_speaker_notes_are_in_the_page_but_hidden_from_the_audience(client):
+    html = client.get("/slides/3").get_data(as_text=True)
+    assert re.search(r'<aside class="notes" hidden>\s*<p>\S', html)
+
+
+class AssetLinks(HTMLParser):
+    """Collects every src= and href= of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.links = []
+
+    def handle_starttag(self, tag, attrs):
+        self.links += [value for name, value in attrs if name in ("src", "href") and value]
+
+
+def test_nothing_served_points_at_another_host(client):
+    pages = [f"/slides/{n}" for n in range(1, 14)] + ["/slides/99"]
+    to_check = set(pages)
+    for page in pages:
+        parser = AssetLinks()
+        parser.feed(client.get(page).get_data(as_text=True))
+        to_check.update(link for link in parser.links if link.startswith("/"))
+    # Every stylesheet and script we ship, also those a page loads from another script.
+    to_check.update("/static/" + p.relative_to(ROOT / "static").as_posix() for p in (ROOT / "static").rglob("*.*"))
+    # plotly.min.js is the plotly package's own file, checked by test_plotly_comes_from_the_installed_package
+    # and by the browser tests, which fail if any request leaves localhost.
+    to_check = {path for path in to_check if not path.startswith("/vendor/")}
+    assert len(to_check) > 20
+    for path in sorted(to_check):
+        response = client.get(path)
+        assert response.status_code == (404 if path == "/slides/99" else 200), path
+        found = OUTSIDE_URL.findall(response.get_data(as_text=True))
+        assert not found, f"{path} names another host: {found}"
+
+
+def test_plotly_comes_from_the_installed_package_gzipped_and_cached_for_long(client):
+    html = client.get("/slides/1").get_data(as_text=True)
+    (src,) = re.findall(r'<script defer src="(/vendor/plotly-[^"]+\.min\.js)"', html)
+    shipped = files("plotly").joinpath("package_data", "plotly.min.js").read_bytes()
+
+    plain = client.get(src)
+    assert plain.status_code == 200 and plain.data == shipped
+    assert "immutable" in plain.headers["Cache-Control"] and "max-age=31536000" in plain.headers["Cache-Control"]
+
+    zipped = client.get(src, headers={"Accept-Encoding": "gzip, deflate"})
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(zipped.data) == shipped
+    assert len(zipped.data) < len(shipped) / 2
+
+    again = client.get(src, headers={"If-None-Match": plain.headers["ETag"]})
+    assert again.status_code == 304
+    assert client.get("/vendor/plotly-0.0.1.min.js").status_code == 404

@@ -1,0 +1,48 @@
+"""Plotly's JavaScript, served from the installed `plotly` package so no page needs a CDN.
+
+The file is 4.8 MB; lecture-hall Wi-Fi is slow, so it goes out gzipped (about a third
+of that) and is cached by browsers for a year. Its URL carries the version, so an
+upgrade of plotly is never hidden behind an old cached copy.
+"""
+import gzip
+from functools import cache
+from importlib.metadata import version
+from importlib.resources import files
+
+from flask import Blueprint, Flask, Response, abort, request
+
+bp = Blueprint("assets", __name__)
+ONE_YEAR = 365 * 24 * 3600
+
+
+def plotly_version() -> str:
+    return version("plotly")
+
+
+@cache
+def plotly_js() -> tuple[bytes, bytes]:
+    """The file as shipped by the plotly package, and gzipped (computed once per process)."""
+    raw = files("plotly").joinpath("package_data", "plotly.min.js").read_bytes()
+    return raw, gzip.compress(raw, compresslevel=6, mtime=0)
+
+
+@bp.get("/vendor/plotly-<ver>.min.js")
+def plotly(ver: str):
+    if ver != plotly_version():
+        abort(404)
+    raw, compressed = plotly_js()
+    wants_gzip = "gzip" in request.headers.get("Accept-Encoding", "")
+    response = Response(compressed if wants_gzip else raw, mimetype="text/javascript")
+    if wants_gzip:
+        response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
+    response.cache_control.public = True
+    response.cache_control.max_age = ONE_YEAR
+    response.cache_control.immutable = True
+    response.set_etag(f"plotly-{ver}-{'gz' if wants_gzip else 'raw'}")
+    return response.make_conditional(request)
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals["plotly_version"] = plotly_version

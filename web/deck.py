@@ -1,0 +1,39 @@
+"""The deck's pages: every slide at /slides/<n>, and the slide list as JSON."""
+from pathlib import Path
+
+from flask import Blueprint, Flask, abort, current_app, jsonify, render_template
+
+from slides import DeckCache, Slide
+
+bp = Blueprint("deck", __name__)
+
+
+def get_deck() -> list[Slide]:
+    return current_app.extensions["deck"].get()
+
+
+def render_deck(n: int):
+    deck = get_deck()
+    if not 1 <= n <= len(deck):
+        abort(404)
+    return render_template("deck/deck.html", deck=deck, current=deck[n - 1])
+
+
+@bp.get("/")
+def index():
+    return render_deck(1)
+
+
+@bp.get("/slides/<int:n>")
+def slide(n: int):
+    return render_deck(n)
+
+
+@bp.get("/api/slides")
+def api_slides():
+    return jsonify(slides=[s.summary() for s in get_deck()])
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["deck"] = DeckCache(Path(app.config["SLIDES_DIR"]))
+    app.register_blueprint(bp)
