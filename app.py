@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import assets, deck, errors, headers
+from web import api, assets, cli, deck, errors, headers
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -11,6 +11,10 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         SLIDES_DIR=str(Path(app.root_path) / "slides"),
+        CACHE_DIR=None,  # FLASK_CACHE_DIR; default: <instance folder>/cache
+        DEVICE="auto",  # FLASK_DEVICE: auto (CUDA, else MPS, else CPU), cpu, cuda, cuda:1, mps
+        INSTRUCTOR_TOKEN=None,  # FLASK_INSTRUCTOR_TOKEN; without one, only localhost may retrain or warm
+        MAX_QUEUED_JOBS=32,
         MAX_CONTENT_LENGTH=16 * 1024,  # demo parameters are small; anything bigger is refused
     )
     app.config.from_prefixed_env()
@@ -21,4 +25,6 @@ def create_app(config: dict | None = None) -> Flask:
     errors.init_app(app)
     assets.init_app(app)
     deck.init_app(app)
+    api.init_app(app)
+    cli.init_app(app)
     return app

@@ -3,6 +3,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, abort, current_app, jsonify, render_template
 
+from demos import DEMOS
 from slides import DeckCache, Slide
 
 bp = Blueprint("deck", __name__)
@@ -16,7 +17,7 @@ def render_deck(n: int):
     deck = get_deck()
     if not 1 <= n <= len(deck):
         abort(404)
-    return render_template("deck/deck.html", deck=deck, current=deck[n - 1])
+    return render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS)
 
 
 @bp.get("/")

@@ -9,6 +9,7 @@ import { Overview } from "./deck/overview.js";
 import { Progress } from "./deck/progress.js";
 import { Scale } from "./deck/scale.js";
 import { Touch } from "./deck/touch.js";
+import { startDemos } from "./demos/index.js";
 
 const deck = new Deck(document.getElementById("deck"));
 const overview = new Overview(deck);
@@ -32,6 +33,7 @@ new Keyboard(actions, [blank, help, goTo, overview]);
 new Progress(deck);
 new Scale(deck);
 new Touch(deck);
+const demos = startDemos(deck);
 
 // The on-screen buttons run the same actions as the keys.
 deck.root.addEventListener("click", (event) => {
@@ -39,4 +41,4 @@ deck.root.addEventListener("click", (event) => {
   if (button) actions[button.dataset.action]();
 });
 
-window.greatShift = { deck }; // for the browser console and the tests
+window.greatShift = { deck, demos }; // for the browser console and the tests

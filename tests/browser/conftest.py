@@ -65,9 +65,14 @@ class PageWatch:
         self.host = urlparse(server_url).netloc
         self.errors: list[str] = []
         self.outside_requests: list[str] = []
+        self.expected: list[str] = []
+
+    def expect_error(self, text: str) -> None:
+        """A test that sends bad input on purpose: the browser logs the 4xx answer, and that is fine."""
+        self.expected.append(text)
 
     def on_console(self, message):
-        if message.type == "error":
+        if message.type == "error" and not any(text in message.text for text in self.expected):
             self.errors.append(f"console: {message.text}")
 
     def on_page_error(self, error):
@@ -96,6 +101,7 @@ def open_page(browser, server):
         page.on("pageerror", watch.on_page_error)
         page.goto(server.url + path)
         page.wait_for_function("() => window.greatShift !== undefined")
+        page.watch = watch
         contexts.append(context)
         watches.append(watch)
         return page

@@ -1,0 +1,42 @@
+"""Running one demo: validate its parameters, seed, time it, and label the result."""
+import time
+from types import ModuleType
+from typing import Callable
+
+import torch
+
+from demos.device import device_label, pick_device
+from demos.params import validate
+from demos.training import seed_everything
+
+# progress(fraction in [0, 1], message, data): `data` is the whole partial result so far
+# (the loss curve up to now, the grid cells finished so far), never just the latest piece,
+# so a listener that misses a report loses nothing.
+Progress = Callable[..., None]
+
+
+def no_progress(fraction: float, message: str, data: dict | None = None) -> None:
+    pass
+
+
+def run_demo(demo: ModuleType, raw_params: dict | None, progress: Progress = no_progress,
+             device: torch.device | None = None) -> dict:
+    """Run `demo` with `raw_params` (validated here) and return its JSON-safe result.
+
+    Every result says what produced it: `device`, `params` (the effective parameters),
+    `seed` and `train_seconds` (wall-clock time of the run).
+    """
+    params = validate(demo.PARAMS, raw_params)
+    device = device or pick_device()
+    seed_everything(params["seed"])
+    started = time.perf_counter()
+    result = demo.run(params, progress, device)
+    train_seconds = time.perf_counter() - started
+    return {
+        **result,
+        "demo": demo.ID,
+        "device": device_label(device),
+        "params": params,
+        "seed": params["seed"],
+        "train_seconds": round(train_seconds, 3),
+    }

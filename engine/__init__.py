@@ -1,0 +1,186 @@
+"""The demo engine: runs demos in the background, one at a time, and caches what they return.
+
+It is plain Python (no Flask): the web app, `flask warm`, the benchmarks and the tests all
+drive the same `Engine`.
+
+- `submit` answers at once: a cached result, or a job that a worker thread will run.
+- Single flight: while a job for a key is queued or running, asking again gives that job;
+  across processes sharing the cache folder, a file lock lets one train and the others
+  wait and then read its result.
+- `compute` is the one path that trains: under the key's lock, look in the cache, else
+  run the demo and store the result.
+"""
+import logging
+import queue
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import filelock
+
+from demos import DEMOS, get_demo
+from demos.device import device_label, pick_device
+from demos.params import validate
+from demos.runner import Progress, no_progress, run_demo
+from demos.versions import code_version
+from engine.cache import Entry, ResultCache, cache_key
+from engine.jobs import Job
+
+log = logging.getLogger(__name__)
+RECENT_JOBS = 500  # finished jobs remembered for late pollers
+
+
+class QueueFull(Exception):
+    """Too many jobs are waiting; try again shortly."""
+
+
+@dataclass
+class Submission:
+    entry: Entry | None = None  # the cached result, when there was one
+    job: Job | None = None  # otherwise the job that will produce it
+
+
+class Engine:
+    def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8):
+        self.device = pick_device(device)
+        self.cache = ResultCache(cache_dir)
+        self.queue: queue.Queue[Job] = queue.Queue(maxsize=max_queued)
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self.in_flight: dict[str, Job] = {}  # key → the queued or running job for it
+        self.lock = threading.Lock()
+        self.worker: threading.Thread | None = None
+
+    @property
+    def device_label(self) -> str:
+        return device_label(self.device)
+
+    # ---- asking for results
+
+    def key(self, demo: ModuleType, params: dict) -> str:
+        return cache_key(demo.ID, params, code_version(demo.__name__))
+
+    def resolve(self, demo_id: str, raw_params: dict | None) -> tuple[ModuleType, dict, str]:
+        """The demo, its effective parameters and its cache key; raises UnknownDemo or ParamError."""
+        demo = get_demo(demo_id)
+        params = validate(demo.PARAMS, raw_params)
+        return demo, params, self.key(demo, params)
+
+    def cached(self, demo_id: str, raw_params: dict | None = None) -> Entry | None:
+        demo, _, key = self.resolve(demo_id, raw_params)
+        return self.cache.get(demo.ID, key)
+
+    def submit(self, demo_id: str, raw_params: dict | None = None, force: bool = False) -> Submission:
+        """A cached result now, or the job that will compute it (QueueFull if no room)."""
+        demo, params, key = self.resolve(demo_id, raw_params)
+        if not force:
+            entry = self.cache.get(demo.ID, key)
+            if entry is not None:
+                return Submission(entry=entry)
+        with self.lock:
+            job = self.in_flight.get(key)
+            if job is not None:
+                return Submission(job=job)
+            # A job may have finished since we looked: it stores its result before leaving in_flight.
+            entry = None if force else self.cache.get(demo.ID, key)
+            if entry is not None:
+                return Submission(entry=entry)
+            job = Job(demo.ID, params, key, force)
+            try:
+                self.queue.put_nowait(job)
+            except queue.Full:
+                raise QueueFull from None
+            self.in_flight[key] = job
+            self.jobs[job.id] = job
+            self._forget_old_jobs()
+            self._start_worker()
+        return Submission(job=job)
+
+    def job(self, job_id: str) -> Job | None:
+        return self.jobs.get(job_id)
+
+    def active_job(self, demo_id: str, raw_params: dict | None = None) -> Job | None:
+        _, _, key = self.resolve(demo_id, raw_params)
+        return self.in_flight.get(key)
+
+    # ---- computing
+
+    def compute(self, demo: ModuleType, params: dict, key: str, progress: Progress = no_progress,
+                force: bool = False) -> tuple[Entry, bool]:
+        """The result for `key`, trained here only if no one has it; returns (entry, trained_here)."""
+        lock = self.cache.lock_for(key)
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout:
+            progress(0.0, "another server process is training this demo; waiting for its result")
+            lock.acquire()
+        try:
+            if not force:
+                entry = self.cache.get(demo.ID, key)
+                if entry is not None:
+                    return entry, False
+            started = time.perf_counter()
+            result = run_demo(demo, params, progress, self.device)
+            entry = self.cache.put(demo.ID, key, params, result)
+            log.info("trained %s %s on %s in %.2f s", demo.ID, params, self.device_label, time.perf_counter() - started)
+            return entry, True
+        finally:
+            lock.release()
+
+    def _run_job(self, job: Job) -> None:
+        job.start()
+        try:
+            entry, trained = self.compute(get_demo(job.demo_id), job.params, job.key, job.report, job.force)
+            job.finish(entry.result, cached=not trained)
+        except Exception as error:  # a failed demo must not take the worker down with it
+            log.exception("job %s (%s) failed", job.id, job.demo_id)
+            job.fail(explain_failure(error))
+        finally:
+            with self.lock:
+                if self.in_flight.get(job.key) is job:
+                    del self.in_flight[job.key]
+
+    def _work(self) -> None:
+        while True:
+            self._run_job(self.queue.get())
+
+    def _start_worker(self) -> None:
+        if self.worker is None:
+            self.worker = threading.Thread(target=self._work, name="demo-worker", daemon=True)
+            self.worker.start()
+
+    def _forget_old_jobs(self) -> None:
+        while len(self.jobs) > RECENT_JOBS:
+            oldest_id, oldest = next(iter(self.jobs.items()))
+            if not oldest.finished:
+                break
+            del self.jobs[oldest_id]
+
+    # ---- for the slides
+
+    def status(self) -> list[dict]:
+        """Every demo with its schema, whether its default result is cached, and its job if one runs."""
+        rows = []
+        for demo in DEMOS.values():
+            _, params, key = self.resolve(demo.ID, None)
+            job = self.in_flight.get(key)
+            rows.append({
+                "id": demo.ID,
+                "title": demo.TITLE,
+                "params": [p.describe() for p in demo.PARAMS],
+                "cached": self.cache.get(demo.ID, key) is not None,
+                "job": job.brief() if job else None,
+            })
+        return rows
+
+
+def explain_failure(error: Exception) -> str:
+    """A message for the audience: what went wrong, without a traceback."""
+    text = str(error).strip()
+    if isinstance(error, ValueError) and "JSON compliant" in text:
+        return "The demo produced a number that is not finite (NaN or infinity); training diverged."
+    if "out of memory" in text.lower():
+        return f"The device ran out of memory: {text.splitlines()[0]}"
+    return f"{type(error).__name__}: {text.splitlines()[0] if text else 'no message'}"

@@ -1,0 +1,150 @@
+"""The result cache: in memory for speed, on disk so a restarted server trains nothing twice.
+
+An entry is one JSON file, `<dir>/results/<demo>/<key>.json`, written to a temporary file
+and renamed into place, so a reader sees the whole entry or none of it. An entry that
+cannot be read (truncated, edited, from another program) is logged, removed and treated
+as missing. If the folder cannot be written (read-only, disk full), the cache keeps
+working in memory and says so once in the log.
+"""
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+log = logging.getLogger(__name__)
+MEMORY_ENTRIES = 256  # most recently used results kept in memory; the rest are read from disk
+
+
+def cache_key(demo_id: str, params: dict, code_version: str) -> str:
+    """The key of a result: the demo, its effective parameters, and the version of its code."""
+    canonical = json.dumps({"demo": demo_id, "params": params, "code": code_version}, sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Entry:
+    result: dict
+    body: bytes  # the result as JSON, serialised once and sent as is
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so that no reader, and no crash, ever sees half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class ThreadLock:
+    """FileLock's acquire/release over a threading.Lock, for a cache kept in memory only."""
+
+    def __init__(self, lock: threading.Lock):
+        self.lock = lock
+
+    def acquire(self, timeout: float = -1) -> None:
+        acquired = self.lock.acquire(blocking=False) if timeout == 0 else self.lock.acquire(timeout=timeout)
+        if not acquired:
+            raise Timeout(str(self.lock))
+
+    def release(self) -> None:
+        self.lock.release()
+
+
+class ResultCache:
+    def __init__(self, directory: Path | None):
+        self.directory = Path(directory) if directory else None
+        self.memory: OrderedDict[str, Entry] = OrderedDict()
+        self.lock = threading.Lock()
+        self.disk_ok = self.directory is not None
+        self.thread_locks: dict[str, threading.Lock] = {}
+
+    def path(self, demo_id: str, key: str) -> Path:
+        return self.directory / "results" / demo_id / f"{key}.json"
+
+    def get(self, demo_id: str, key: str) -> Entry | None:
+        with self.lock:
+            entry = self.memory.get(key)
+            if entry is not None:
+                self.memory.move_to_end(key)
+                return entry
+        entry = self._read(demo_id, key)
+        if entry is not None:
+            self._remember(key, entry)
+        return entry
+
+    def put(self, demo_id: str, key: str, params: dict, result: dict) -> Entry:
+        body = json.dumps(result, separators=(",", ":"), allow_nan=False).encode()
+        entry = Entry(result, body)
+        self._remember(key, entry)
+        if self.disk_ok:
+            record = {
+                "key": key,
+                "demo": demo_id,
+                "params": params,
+                "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "result": result,
+            }
+            try:
+                atomic_write_bytes(self.path(demo_id, key), json.dumps(record, allow_nan=False).encode())
+            except OSError as error:
+                self.disk_ok = False
+                log.warning("cannot write the cache folder %s (%s): caching in memory only", self.directory, error)
+        return entry
+
+    def lock_for(self, key: str):
+        """A lock shared by every process using this folder: one trains, the others wait.
+        (Only threads of this process share it when the folder cannot be written.)"""
+        if self.disk_ok:
+            locks = self.directory / "locks"
+            try:
+                locks.mkdir(parents=True, exist_ok=True)
+                return FileLock(locks / f"{key}.lock")
+            except OSError as error:
+                self.disk_ok = False
+                log.warning("cannot write the cache folder %s (%s): caching in memory only", self.directory, error)
+        with self.lock:
+            return ThreadLock(self.thread_locks.setdefault(key, threading.Lock()))
+
+    def _remember(self, key: str, entry: Entry) -> None:
+        with self.lock:
+            self.memory[key] = entry
+            self.memory.move_to_end(key)
+            while len(self.memory) > MEMORY_ENTRIES:
+                self.memory.popitem(last=False)
+
+    def _read(self, demo_id: str, key: str) -> Entry | None:
+        if self.directory is None:
+            return None
+        path = self.path(demo_id, key)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            log.warning("cannot read cache entry %s: %s", path, error)
+            return None
+        try:
+            record = json.loads(raw)
+            if record["key"] != key or not isinstance(record["result"], dict):
+                raise ValueError("the entry does not belong to this key")
+            result = record["result"]
+        except (ValueError, KeyError, TypeError) as error:
+            log.warning("removing corrupt cache entry %s: %s", path, error)
+            path.unlink(missing_ok=True)
+            return None
+        return Entry(result, json.dumps(result, separators=(",", ":")).encode())

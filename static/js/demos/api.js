@@ -1,0 +1,56 @@
+// Talking to the demo API: JSON requests, and following a job's event stream.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error ?? `The server answered ${status}.`);
+    this.status = status;
+    this.body = body;
+    this.retryAfter = null;
+  }
+}
+
+async function request(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, { headers: { Accept: "application/json" }, ...options });
+  } catch {
+    throw new ApiError(0, { error: "Cannot reach the server. Check the connection and try again." });
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new ApiError(response.status, body);
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw error;
+  }
+  return { status: response.status, body };
+}
+
+export function getJSON(url) {
+  return request(url);
+}
+
+export function postJSON(url, payload = {}) {
+  return request(url, {
+    method: "POST",
+    headers: { Accept: "application/json", "Content-Type": "application/json" },
+    body: JSON.stringify(payload),
+  });
+}
+
+// Follows a job until it ends: handlers.progress(state) for each update, then
+// handlers.done(state) or handlers.failed(message). Returns a function that stops following.
+export function followJob(eventsUrl, handlers) {
+  const source = new EventSource(eventsUrl);
+  const stop = () => source.close();
+  const parse = (event) => JSON.parse(event.data);
+  source.addEventListener("progress", (event) => handlers.progress(parse(event)));
+  source.addEventListener("done", (event) => { stop(); handlers.done(parse(event)); });
+  source.addEventListener("failed", (event) => { stop(); handlers.failed(parse(event).error); });
+  source.addEventListener("error", () => {
+    // EventSource reconnects by itself after a drop; it gives up only if the job is gone.
+    if (source.readyState === EventSource.CLOSED) {
+      handlers.failed("Lost track of this training job (the server may have restarted). Press Run again.");
+    }
+  });
+  return stop;
+}

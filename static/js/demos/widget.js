@@ -1,0 +1,169 @@
+// The demo widget on every slide: Run / Rerun / Retrain, the parameter form, a progress bar
+// fed by the job's event stream, a badge saying where the result came from, and errors in
+// plain words. What the result looks like is up to the demo's renderer (./renderers/).
+import { ApiError, followJob, getJSON, postJSON } from "./api.js";
+import { RENDERERS } from "./renderers/index.js";
+
+function formatSeconds(seconds) {
+  return seconds < 10 ? `${seconds.toFixed(2)} s` : `${seconds.toFixed(1)} s`;
+}
+
+// Parameter values as typed in the form. Numbers that do not parse are sent as typed,
+// so the server's message can name the field and what it allows.
+function readParam(field) {
+  const inputs = [...field.querySelectorAll("input, select")];
+  switch (field.dataset.type) {
+    case "bool":
+      return inputs[0].checked;
+    case "multi":
+      return inputs.filter((input) => input.checked).map((input) => JSON.parse(input.value));
+    case "choice":
+      return JSON.parse(inputs[0].value);
+    case "str":
+      return inputs[0].value;
+    default: {
+      const text = inputs[0].value.trim();
+      const number = Number(text);
+      return text === "" || Number.isNaN(number) ? text : number;
+    }
+  }
+}
+
+export class DemoWidget {
+  constructor(element) {
+    this.element = element;
+    this.demoId = element.dataset.demo;
+    this.runUrl = element.dataset.runUrl;
+    this.infoUrl = element.dataset.infoUrl;
+    this.form = element.querySelector(".demo-params");
+    this.settings = element.querySelector(".demo-settings");
+    this.runButton = element.querySelector(".demo-run");
+    this.retrainButton = element.querySelector(".demo-retrain");
+    this.badge = element.querySelector(".demo-badge");
+    this.progressBox = element.querySelector(".demo-progress");
+    this.progressBar = element.querySelector(".demo-progress-bar");
+    this.progressMessage = element.querySelector(".demo-progress-message");
+    this.errorBox = element.querySelector(".demo-error");
+    this.output = element.querySelector(".demo-output");
+    this.summary = element.querySelector(".demo-summary");
+    this.renderer = RENDERERS[this.demoId] ?? {};
+    this.result = null;
+    this.busy = false;
+    this.stopFollowing = null;
+
+    this.onRun = () => this.run();
+    this.onRetrain = () => this.run({ force: true });
+    this.onSubmit = (event) => { event.preventDefault(); this.run(); };
+    this.onReset = () => this.form.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+    this.runButton.addEventListener("click", this.onRun);
+    this.retrainButton.addEventListener("click", this.onRetrain);
+    this.form.addEventListener("submit", this.onSubmit);
+    this.form.addEventListener("reset", this.onReset);
+  }
+
+  readParams() {
+    return Object.fromEntries([...this.form.querySelectorAll(".param")].map((field) => [field.dataset.name, readParam(field)]));
+  }
+
+  // The slide is on screen: show the default result if one is cached, or the job already
+  // training it; otherwise wait for Run, since training costs the lecturer's time.
+  async onShow() {
+    if (this.result) this.renderer.onShow?.(this.output);
+    if (this.result || this.busy) return;
+    let info;
+    try {
+      ({ body: info } = await getJSON(this.infoUrl));
+    } catch {
+      return; // the Run button still works, and will say what is wrong
+    }
+    if (this.result || this.busy) return;
+    if (info.job) {
+      this.setBusy(true);
+      this.follow(info.job.events);
+    } else if (info.cached) {
+      this.run({ params: {} });
+    }
+  }
+
+  async run({ force = false, params = this.readParams() } = {}) {
+    if (this.busy) return;
+    this.setBusy(true);
+    this.showError(null);
+    try {
+      const { status, body } = await postJSON(this.runUrl, force ? { ...params, force: true } : params);
+      if (status === 200) this.showResult(body.result, true);
+      else this.follow(body.events);
+    } catch (error) {
+      this.setBusy(false);
+      this.showError(this.explain(error));
+    }
+  }
+
+  follow(eventsUrl) {
+    this.showProgress(0, "waiting for its turn");
+    this.stopFollowing = followJob(eventsUrl, {
+      progress: (state) => {
+        this.showProgress(state.progress, state.message);
+        if (state.data && this.renderer.renderProgress) this.renderer.renderProgress(this.output, state.data);
+      },
+      done: (state) => {
+        this.stopFollowing = null;
+        this.showResult(state.result, state.cached);
+      },
+      failed: (message) => {
+        this.stopFollowing = null;
+        this.progressBox.hidden = true;
+        this.setBusy(false);
+        this.showError(message);
+      },
+    });
+  }
+
+  showProgress(fraction, message) {
+    this.progressBox.hidden = false;
+    this.progressBar.value = fraction;
+    this.progressMessage.textContent = `${Math.round(fraction * 100)}% · ${message}`;
+    this.badge.textContent = "training…";
+    this.badge.dataset.state = "training";
+  }
+
+  showResult(result, cached) {
+    this.result = result;
+    this.progressBox.hidden = true;
+    this.setBusy(false);
+    this.badge.dataset.state = cached ? "cached" : "fresh";
+    this.badge.textContent = cached
+      ? `cached · computed on ${result.device} in ${formatSeconds(result.train_seconds)}`
+      : `trained just now on ${result.device} in ${formatSeconds(result.train_seconds)}`;
+    this.summary.textContent = result.summary ?? "";
+    this.runButton.textContent = "Rerun";
+    this.retrainButton.hidden = false;
+    this.renderer.render?.(this.output, result);
+    this.element.dispatchEvent(new CustomEvent("demoresult", { bubbles: true, detail: { demo: this.demoId, result, cached } }));
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    this.runButton.disabled = busy;
+    this.retrainButton.disabled = busy;
+    this.element.setAttribute("aria-busy", String(busy));
+  }
+
+  showError(message) {
+    this.errorBox.hidden = !message;
+    this.errorBox.textContent = message ?? "";
+  }
+
+  explain(error) {
+    if (!(error instanceof ApiError)) return `Something went wrong: ${error.message}`;
+    if (error.status === 400 && error.body?.param) {
+      const field = this.form.querySelector(`.param[data-name="${CSS.escape(error.body.param)}"] input, .param[data-name="${CSS.escape(error.body.param)}"] select`);
+      if (field) {
+        field.setAttribute("aria-invalid", "true");
+        this.settings.open = true;
+      }
+    }
+    if (error.status === 503 && error.retryAfter) return `${error.message} (about ${error.retryAfter} s)`;
+    return error.message;
+  }
+}

@@ -1,0 +1,117 @@
+"""The demo widget in a real browser: run the slide-1 demo, watch it finish, reload and restart
+and still have it, and see bad input explained in the widget."""
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PageWatch
+from tests.live_server import LiveServer
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server of this module's own, so what is cached is what these tests cached."""
+    live = LiveServer(tmp_path_factory.mktemp("widget") / "cache").start()
+    yield live
+    live.stop()
+
+
+def demo(page, n):
+    return page.locator(f"#slide-{n} .demo")
+
+
+def test_system_check_runs_from_slide_one_and_shows_its_result(open_page, server, screenshot_path):
+    page = open_page("/slides/1")
+    widget = demo(page, 1)
+    expect(widget.locator(".demo-run")).to_have_text("Run")
+    expect(widget.locator(".demo-output")).to_be_empty()  # nothing cached yet, so nothing ran
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu in", timeout=60_000)
+    expect(widget.locator(".facts")).to_contain_text("PyTorch")
+    expect(widget.locator(".facts dd").first).to_have_text("cpu")
+    expect(widget.locator(".js-plotly-plot")).to_have_count(1)
+    expect(widget.locator(".js-plotly-plot .bars .point")).to_have_count(3)
+    expect(widget.locator(".demo-summary")).to_contain_text("matrix product took")
+    expect(widget.locator(".cache-status-heading")).to_have_text("Demos in this deck: 1 of 13 cached")
+    expect(widget.locator('.cache-chip[data-state="cached"]')).to_have_count(1)
+    expect(widget.locator(".demo-run")).to_have_text("Rerun")
+    page.screenshot(path=screenshot_path("slide-01-system-check.png"))
+    # The button keeps focus, but the arrow keys still move the deck.
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".counter")).to_have_text("2 / 13")
+
+
+def test_a_reload_shows_the_cached_result_without_pressing_run(open_page):
+    page = open_page("/slides/1")
+    widget = demo(page, 1)
+    expect(widget.locator(".demo-badge")).to_contain_text("cached · computed on cpu in")
+    expect(widget.locator(".facts")).to_be_visible()
+    expect(widget.locator(".demo-run")).to_have_text("Rerun")
+
+
+def test_a_demo_waits_to_be_shown(open_page):
+    page = open_page("/slides/2")
+    # Slide 1's demo is cached, but it is not on screen, so it has not been asked for.
+    expect(demo(page, 1).locator(".demo-output")).to_be_empty()
+    page.keyboard.press("ArrowLeft")
+    expect(demo(page, 1).locator(".demo-badge")).to_contain_text("cached")
+
+
+def test_a_bad_setting_is_explained_in_the_widget_and_runs_nothing(open_page):
+    page = open_page("/slides/1")
+    page.watch.expect_error("status of 400")
+    widget = demo(page, 1)
+    expect(widget.locator(".demo-badge")).to_contain_text("cached")
+    widget.locator(".demo-settings summary").click()
+    size = widget.locator('input[name="size"]')
+    size.fill("5")
+    page.keyboard.press("ArrowRight")  # typing in a field never moves the deck
+    expect(page.locator(".counter")).to_have_text("1 / 13")
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-error")).to_have_text("size: must be between 64 and 2048, not 5")
+    expect(size).to_have_attribute("aria-invalid", "true")
+    expect(widget.locator(".demo-badge")).to_contain_text("cached")  # the result shown is untouched
+    widget.locator(".demo-reset").click()
+    expect(size).to_have_value("512")
+    expect(size).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_new_settings_train_with_progress_then_show_the_fresh_result(open_page):
+    page = open_page("/slides/1")
+    widget = demo(page, 1)
+    expect(widget.locator(".demo-badge")).to_contain_text("cached")
+    widget.locator(".demo-settings summary").click()
+    widget.locator('input[name="size"]').fill("1024")
+    widget.locator('input[name="repeats"]').fill("31")
+    widget.locator(".demo-settings summary").click()
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-progress")).to_be_visible()
+    expect(widget.locator(".demo-progress-message")).to_contain_text("%")
+    expect(widget.locator(".demo-badge")).to_contain_text("trained just now", timeout=60_000)
+    expect(widget.locator(".demo-progress")).to_be_hidden()
+    expect(widget.locator(".js-plotly-plot .bars .point")).to_have_count(3)
+    expect(widget.locator(".demo-summary")).to_contain_text("(median of 31)")
+    expect(widget.locator(".js-plotly-plot .xtick text").last).to_have_text("1024×1024")
+
+
+def test_a_restarted_server_still_has_the_result(browser, tmp_path):
+    cache = tmp_path / "cache"
+    first = LiveServer(cache).start()
+    try:
+        page = browser.new_page()
+        page.goto(first.url + "/slides/1")
+        page.locator("#slide-1 .demo-run").click()
+        expect(page.locator("#slide-1 .demo-badge")).to_contain_text("trained just now", timeout=60_000)
+        page.close()
+    finally:
+        first.stop()
+    second = LiveServer(cache).start()
+    try:
+        watch = PageWatch(second.url)
+        page = browser.new_page()
+        page.on("console", watch.on_console)
+        page.goto(second.url + "/slides/1")
+        expect(page.locator("#slide-1 .demo-badge")).to_contain_text("cached · computed on cpu")
+        assert not watch.errors
+        page.close()
+    finally:
+        second.stop()

@@ -1,0 +1,213 @@
+"""The demo API over HTTP: every answer a user (or a script) can get, good and bad."""
+import json
+import threading
+
+import pytest
+
+from app import create_app
+from demos import line_fit
+from tests.test_engine import FAST, Gate
+
+NOT_LOCAL = {"REMOTE_ADDR": "10.0.0.7"}
+
+
+def run_to_completion(client, demo_id="line_fit", params=FAST, **kwargs):
+    """POST run and, if a job started, read its event stream to the end; return (events, final state)."""
+    response = client.post(f"/api/demos/{demo_id}/run", json=params, **kwargs)
+    if response.status_code == 200:
+        return [], response.get_json()
+    assert response.status_code == 202, response.get_json()
+    events = read_events(client, response.get_json()["events"])
+    return events, events[-1][1]
+
+
+def read_events(client, url):
+    """Parse a Server-Sent Events stream into [(event, data), ...]."""
+    response = client.get(url)
+    assert response.mimetype == "text/event-stream"
+    events = []
+    for block in response.get_data(as_text=True).split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
+        if "event" in lines:
+            events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+def test_the_demo_list_has_every_schema(client):
+    body = client.get("/api/demos").get_json()
+    assert body["device"] == "cpu"
+    demos = {demo["id"]: demo for demo in body["demos"]}
+    assert {"system_check", "line_fit"} <= set(demos)
+    steps = next(p for p in demos["line_fit"]["params"] if p["name"] == "steps")
+    assert steps == {"name": "steps", "type": "int", "default": 300, "min": 1, "max": 5000, "help": "Training steps"}
+    assert all("help" in p and "default" in p for demo in demos.values() for p in demo["params"])
+
+
+def test_one_demo_and_an_unknown_one(client):
+    assert client.get("/api/demos/line_fit").get_json()["cached"] is False
+    response = client.get("/api/demos/nope")
+    assert response.status_code == 404 and "nope" in response.get_json()["error"]
+
+
+def test_first_run_trains_in_a_job_then_answers_from_the_cache(client):
+    events, final = run_to_completion(client)
+    assert final["status"] == "done" and final["cached"] is False
+    result = final["result"]
+    assert {"device", "params", "seed", "train_seconds"} <= set(result)
+
+    response = client.post("/api/demos/line_fit/run", json=FAST)
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "done", "cached": True, "result": result}
+    assert client.get("/api/demos/line_fit", json=FAST).get_json()["cached"] is False, "defaults differ from FAST"
+
+
+def test_an_empty_body_runs_the_defaults(app, client):
+    _, final = run_to_completion(client, params=None, data=b"", content_type="application/json")
+    assert final["result"]["params"]["steps"] == 300
+    assert client.get("/api/demos/line_fit").get_json()["cached"] is True
+
+
+def test_the_event_stream_sends_progress_then_the_result(client, monkeypatch):
+    gate = Gate(monkeypatch)
+    job = client.post("/api/demos/line_fit/run", json=FAST).get_json()
+    assert gate.entered.wait(timeout=30)
+    # While the demo is held, its job shows the progress it reported.
+    state = client.get(f"/api/jobs/{job['job']}").get_json()
+    assert state["status"] == "running" and state["message"] == "halfway, held at the gate"
+    stream = client.get(job["events"], buffered=False)
+    chunks = stream.response  # the generator, read as the server writes
+    first = next(iter(chunks)).decode()
+    assert first.startswith("event: progress") and "held at the gate" in first
+    gate.opened.set()
+    rest = b"".join(chunks).decode()
+    assert "event: done" in rest and '"result"' in rest
+    assert rest.rstrip().endswith("}"), "the stream ends after the result"
+
+
+def test_a_job_that_fails_says_why(client, monkeypatch):
+    def broken(params, progress, device):
+        raise ValueError("the loss became NaN at step 12")
+
+    monkeypatch.setattr(line_fit, "run", broken)
+    events, final = run_to_completion(client)
+    assert events[-1][0] == "failed"
+    assert final["status"] == "failed" and "NaN at step 12" in final["error"]
+    assert client.get(f"/api/jobs/{final['job']}").get_json()["status"] == "failed"
+
+
+@pytest.mark.parametrize("body, status, words", [
+    (b"{", 400, "JSON object"),
+    (b"[1, 2]", 400, "JSON object"),
+    (b'"steps"', 400, "JSON object"),
+    (b"[" * 5000 + b"]" * 5000, 400, "JSON object"),
+    (b'{"steps": "many"}', 400, "steps: must be a whole number"),
+    (b'{"steps": 0}', 400, "steps: must be between 1 and 5000"),
+    (b'{"steps": NaN}', 400, "steps: must be a finite number"),
+    (b'{"lr": 1e999}', 400, "lr: must be a finite number"),
+    (b'{"colour": "red"}', 400, "colour: is not a parameter"),
+    (b'{"force": "yes"}', 400, "force: must be true or false"),
+    (b'{"seed": ' + b"1" * 17000 + b"}", 413, "too large"),
+])
+def test_bad_input_gets_a_clear_json_error_and_starts_nothing(client, body, status, words):
+    response = client.post("/api/demos/line_fit/run", data=body, content_type="application/json")
+    assert response.status_code == status
+    assert words in response.get_json()["error"]
+    assert client.get("/api/demos/line_fit").get_json()["job"] is None
+
+
+def test_a_bad_parameter_is_named_for_the_widget(client):
+    body = client.post("/api/demos/line_fit/run", json={"lr": 5}).get_json()
+    assert body["param"] == "lr" and "between 0.0001 and 1" in body["error"]
+
+
+def test_an_unknown_demo_or_job_is_a_json_404(client):
+    assert client.post("/api/demos/nope/run", json={}).status_code == 404
+    for path in ["/api/jobs/abc", "/api/jobs/abc/events"]:
+        response = client.get(path)
+        assert response.status_code == 404 and response.is_json
+
+
+def test_a_full_queue_answers_503_with_retry_after(tmp_path, monkeypatch):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "MAX_QUEUED_JOBS": 1})
+    client = app.test_client()
+    gate = Gate(monkeypatch)
+    try:
+        assert client.post("/api/demos/line_fit/run", json={"seed": 1, "steps": 5}).status_code == 202
+        assert gate.entered.wait(timeout=30)
+        assert client.post("/api/demos/line_fit/run", json={"seed": 2, "steps": 5}).status_code == 202
+        response = client.post("/api/demos/line_fit/run", json={"seed": 3, "steps": 5})
+        assert response.status_code == 503
+        assert int(response.headers["Retry-After"]) > 0 and "busy" in response.get_json()["error"]
+    finally:
+        gate.opened.set()
+    engine = app.extensions["engine"]
+    for job in list(engine.jobs.values()):
+        job.wait_for_change(-1, 0)
+        while not job.finished:
+            job.wait_for_change(job.version, 30)
+
+
+def test_force_retrains_for_the_instructor_only(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "INSTRUCTOR_TOKEN": "s3cret"})
+    client = app.test_client()
+    run_to_completion(client)
+    refused = client.post("/api/demos/line_fit/run", json={**FAST, "force": True})
+    assert refused.status_code == 403 and "instructor" in refused.get_json()["error"]
+    wrong = client.post("/api/demos/line_fit/run", json={**FAST, "force": True}, headers={"X-Instructor-Token": "guess"})
+    assert wrong.status_code == 403
+    # Students still get the cached result for free.
+    assert client.post("/api/demos/line_fit/run", json=FAST, environ_base=NOT_LOCAL).status_code == 200
+    events, final = run_to_completion(client, params={**FAST, "force": True}, headers={"X-Instructor-Token": "s3cret"})
+    assert final["cached"] is False
+
+
+def test_without_a_token_only_this_machine_may_force(client):
+    run_to_completion(client)
+    assert client.post("/api/demos/line_fit/run", json={**FAST, "force": True}, environ_base=NOT_LOCAL).status_code == 403
+    _, final = run_to_completion(client, params={**FAST, "force": True})
+    assert final["cached"] is False
+
+
+def test_warm_all_is_for_the_instructor_and_queues_what_is_not_cached(client):
+    assert client.post("/api/warm", environ_base=NOT_LOCAL).status_code == 403
+    run_to_completion(client, params=None)  # line_fit's default is cached now
+    response = client.post("/api/warm")
+    assert response.status_code == 202
+    queued = {job["demo"] for job in response.get_json()["jobs"]}
+    assert "line_fit" not in queued and "system_check" in queued
+    for job in response.get_json()["jobs"]:
+        events = read_events(client, f"/api/jobs/{job['job']}/events")
+        assert events[-1][0] == "done"
+    assert all(demo["cached"] for demo in client.get("/api/demos").get_json()["demos"])
+
+
+def test_a_restarted_app_serves_the_cached_result_without_training(tmp_path, monkeypatch):
+    config = {"TESTING": True, "CACHE_DIR": str(tmp_path / "cache")}
+    _, first = run_to_completion(create_app(config).test_client())
+    monkeypatch.setattr(line_fit, "run", lambda *args: pytest.fail("trained again after a restart"))
+    response = create_app(config).test_client().post("/api/demos/line_fit/run", json=FAST)
+    assert response.status_code == 200 and response.get_json()["result"] == first["result"]
+
+
+def test_fifty_concurrent_http_requests_train_once(client, monkeypatch):
+    calls = []
+    real_run = line_fit.run
+    monkeypatch.setattr(line_fit, "run", lambda *args: calls.append(1) or real_run(*args))
+    barrier = threading.Barrier(50)
+    answers = []
+
+    def ask():
+        barrier.wait()
+        answers.append(client.post("/api/demos/line_fit/run", json=FAST).get_json())
+
+    threads = [threading.Thread(target=ask) for _ in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(answers) == 50
+    jobs = {a["job"] for a in answers if "job" in a}
+    assert len(jobs) <= 1
+    for job in jobs:
+        read_events(client, f"/api/jobs/{job}/events")
+    assert len(calls) == 1

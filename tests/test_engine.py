@@ -1,0 +1,278 @@
+"""The engine without the web: caching in memory and on disk, restarts, corrupt entries,
+single flight across threads and processes, failures, and the queue's bound."""
+import json
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from demos import line_fit
+from demos.versions import dependency_files
+from engine import Engine, QueueFull
+from tests.live_server import ROOT
+
+FAST = {"steps": 20}
+
+
+@pytest.fixture
+def cache_dir(tmp_path):
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """Counts how many times line_fit actually trains."""
+    calls = []
+    real_run = line_fit.run
+
+    def counting_run(params, progress, device):
+        calls.append(params)
+        return real_run(params, progress, device)
+
+    monkeypatch.setattr(line_fit, "run", counting_run)
+    return calls
+
+
+class Gate:
+    """Holds line_fit inside its run until the test opens the gate, so tests need no sleeps."""
+
+    def __init__(self, monkeypatch):
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+        real_run = line_fit.run
+
+        def gated_run(params, progress, device):
+            progress(0.5, "halfway, held at the gate", {"partial": [1, 2, 3]})
+            self.entered.set()
+            assert self.opened.wait(timeout=30), "the test never opened the gate"
+            return real_run(params, progress, device)
+
+        monkeypatch.setattr(line_fit, "run", gated_run)
+
+
+@pytest.fixture
+def gate(monkeypatch):
+    gate = Gate(monkeypatch)
+    yield gate
+    gate.opened.set()  # never leave a worker waiting
+
+
+def wait_done(job, timeout=60):
+    version = -1
+    while not job.finished:
+        version = job.wait_for_change(version, timeout=timeout)
+    return job.snapshot()
+
+
+def test_a_result_is_computed_once_then_served_from_memory(cache_dir, runs):
+    engine = Engine(cache_dir)
+    first = engine.submit("line_fit", FAST)
+    assert first.entry is None and first.job is not None
+    state = wait_done(first.job)
+    assert state["status"] == "done" and state["cached"] is False
+    second = engine.submit("line_fit", FAST)
+    assert second.job is None and second.entry.result == state["result"]
+    assert len(runs) == 1
+
+
+def test_every_result_says_what_produced_it(cache_dir):
+    engine = Engine(cache_dir)
+    entry, trained = engine.compute(*engine.resolve("line_fit", FAST))
+    result = entry.result
+    assert trained
+    assert result["device"] == "cpu"
+    assert result["params"] == {"seed": 0, "steps": 20, "lr": 0.05, "noise": 0.3, "points": 256}
+    assert result["seed"] == 0
+    assert 0 < result["train_seconds"] < 60
+    assert json.loads(entry.body) == result
+
+
+def test_different_parameters_are_different_entries(cache_dir, runs):
+    engine = Engine(cache_dir)
+    a, _ = engine.compute(*engine.resolve("line_fit", FAST))
+    b, _ = engine.compute(*engine.resolve("line_fit", {**FAST, "seed": 1}))
+    assert len(runs) == 2
+    assert a.result["slope"] != b.result["slope"], "the seed changes the data, so the fit"
+    # The same parameters spelled differently are the same entry.
+    engine.compute(*engine.resolve("line_fit", {"steps": 20.0, "seed": 0, "lr": 0.05}))
+    assert len(runs) == 2
+
+
+def test_same_parameters_and_seed_give_the_same_result(tmp_path):
+    one = Engine(tmp_path / "a").compute(*Engine(tmp_path / "a").resolve("line_fit", FAST))[0].result
+    two = Engine(tmp_path / "b").compute(*Engine(tmp_path / "b").resolve("line_fit", FAST))[0].result
+    assert {k: v for k, v in one.items() if k != "train_seconds"} == {k: v for k, v in two.items() if k != "train_seconds"}
+
+
+def test_a_restarted_engine_serves_from_disk_without_training(cache_dir, runs):
+    Engine(cache_dir).compute(*Engine(cache_dir).resolve("line_fit", FAST))
+    assert len(runs) == 1
+    restarted = Engine(cache_dir)
+    submission = restarted.submit("line_fit", FAST)
+    assert submission.entry is not None
+    assert len(runs) == 1
+
+
+@pytest.mark.parametrize("damage", [
+    lambda text: text[: len(text) // 2],  # cut off mid-write by another program
+    lambda text: "not json at all",
+    lambda text: json.dumps({"key": "someone-else", "result": {}}),
+    lambda text: json.dumps({"key": json.loads(text)["key"], "result": "oops"}),
+    lambda text: "",
+])
+def test_a_corrupt_entry_is_logged_removed_and_recomputed(cache_dir, runs, caplog, damage):
+    engine = Engine(cache_dir)
+    demo, params, key = engine.resolve("line_fit", FAST)
+    engine.compute(demo, params, key)
+    path = engine.cache.path("line_fit", key)
+    path.write_text(damage(path.read_text()))
+
+    restarted = Engine(cache_dir)
+    assert restarted.cached("line_fit", FAST) is None, "a corrupt entry is never served"
+    assert "corrupt cache entry" in caplog.text
+    assert not path.exists() or json.loads(path.read_text())["key"] == key
+    entry, trained = restarted.compute(demo, params, key)
+    assert trained and len(runs) == 2
+    assert json.loads(path.read_text())["result"] == entry.result
+
+
+def test_no_temporary_files_are_left_behind(cache_dir):
+    engine = Engine(cache_dir)
+    for seed in range(3):
+        engine.compute(*engine.resolve("line_fit", {**FAST, "seed": seed}))
+    files = sorted(p.name for p in (cache_dir / "results" / "line_fit").iterdir())
+    assert len(files) == 3 and all(name.endswith(".json") and not name.startswith(".") for name in files)
+
+
+def test_fifty_requests_at_once_train_once_and_all_get_the_result(cache_dir, runs, gate):
+    engine = Engine(cache_dir)
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        submissions = list(pool.map(lambda _: engine.submit("line_fit", FAST), range(50)))
+    jobs = {s.job.id for s in submissions}
+    assert len(jobs) == 1, "every request joined the one job"
+    gate.opened.set()
+    state = wait_done(submissions[0].job)
+    assert state["status"] == "done"
+    assert len(runs) == 1
+    assert engine.submit("line_fit", FAST).entry.result == state["result"]
+
+
+def test_fifty_threads_asking_the_api_way_train_once(cache_dir, runs):
+    engine = Engine(cache_dir)
+    barrier = threading.Barrier(50)
+
+    def ask(_):
+        barrier.wait()
+        submission = engine.submit("line_fit", FAST)
+        return submission.entry.result if submission.entry else wait_done(submission.job)["result"]
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        results = list(pool.map(ask, range(50)))
+    assert len(runs) == 1
+    assert all(result == results[0] for result in results)
+
+
+TRAIN_IN_A_PROCESS = """
+import json, sys
+from engine import Engine
+engine = Engine(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.readline()  # wait until both processes are ready
+entry, trained = engine.compute(*engine.resolve("line_fit", {"steps": 2000}))
+print(json.dumps({"trained": trained, "slope": entry.result["slope"]}))
+"""
+
+
+def test_two_processes_sharing_the_folder_train_once(cache_dir):
+    processes = [subprocess.Popen([sys.executable, "-c", TRAIN_IN_A_PROCESS, str(cache_dir)], cwd=ROOT,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    for process in processes:
+        assert process.stdout.readline().strip() == "ready"
+    for process in processes:  # release both together
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    outputs = [json.loads(process.communicate(timeout=120)[0]) for process in processes]
+    assert sorted(out["trained"] for out in outputs) == [False, True]
+    assert outputs[0]["slope"] == outputs[1]["slope"]
+
+
+def test_progress_reaches_the_job_while_it_trains(cache_dir, gate):
+    engine = Engine(cache_dir)
+    job = engine.submit("line_fit", FAST).job
+    assert gate.entered.wait(timeout=30)
+    job.wait_for_change(-1, timeout=5)
+    state = job.snapshot()
+    assert state["status"] == "running"
+    assert state["progress"] == 0.5 and state["message"] == "halfway, held at the gate"
+    assert state["data"] == {"partial": [1, 2, 3]}
+    gate.opened.set()
+    assert wait_done(job)["status"] == "done"
+
+
+def test_a_failing_demo_ends_as_failed_and_the_next_job_runs(cache_dir, monkeypatch):
+    engine = Engine(cache_dir)
+
+    def broken(params, progress, device):
+        raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")
+
+    monkeypatch.setattr(line_fit, "run", broken)
+    failed = wait_done(engine.submit("line_fit", FAST).job)
+    assert failed["status"] == "failed"
+    assert "ran out of memory" in failed["error"] and "Traceback" not in failed["error"]
+    monkeypatch.undo()
+    assert wait_done(engine.submit("line_fit", FAST).job)["status"] == "done"
+
+
+def test_a_result_with_nan_fails_clearly_and_is_not_cached(cache_dir, monkeypatch):
+    engine = Engine(cache_dir)
+    monkeypatch.setattr(line_fit, "run", lambda params, progress, device: {"final_loss": float("nan")})
+    failed = wait_done(engine.submit("line_fit", FAST).job)
+    assert failed["status"] == "failed" and "not finite" in failed["error"]
+    assert engine.cached("line_fit", FAST) is None
+
+
+def test_a_full_queue_refuses_new_jobs(cache_dir, gate):
+    engine = Engine(cache_dir, max_queued=1)
+    running = engine.submit("line_fit", {**FAST, "seed": 1}).job  # taken by the worker, held at the gate
+    assert gate.entered.wait(timeout=30)
+    waiting = engine.submit("line_fit", {**FAST, "seed": 2}).job  # waits in the queue
+    with pytest.raises(QueueFull):
+        engine.submit("line_fit", {**FAST, "seed": 3})
+    gate.opened.set()
+    assert wait_done(running)["status"] == wait_done(waiting)["status"] == "done"
+
+
+def test_force_trains_again_even_when_cached(cache_dir, runs):
+    engine = Engine(cache_dir)
+    engine.compute(*engine.resolve("line_fit", FAST))
+    job = engine.submit("line_fit", FAST, force=True).job
+    assert wait_done(job)["cached"] is False
+    assert len(runs) == 2
+
+
+def test_a_cache_folder_that_cannot_be_written_degrades_to_memory(tmp_path, runs, caplog):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("the cache folder would have to be inside this file")  # fails even for root
+    engine = Engine(blocker / "cache")
+    entry, trained = engine.compute(*engine.resolve("line_fit", FAST))
+    assert trained and "memory only" in caplog.text
+    assert engine.submit("line_fit", FAST).entry.result == entry.result
+    assert len(runs) == 1
+
+
+def test_the_code_version_covers_the_shared_code_a_demo_imports():
+    names = {path.name for path in dependency_files("demos.line_fit")}
+    assert {"line_fit.py", "training.py", "params.py"} <= names
+    assert "system_check.py" not in names
+
+
+def test_the_status_lists_every_demo_with_its_cache_state(cache_dir):
+    engine = Engine(cache_dir)
+    before = {row["id"]: row for row in engine.status()}
+    assert set(before) >= {"system_check", "line_fit"}
+    assert before["line_fit"]["cached"] is False
+    engine.compute(*engine.resolve("line_fit", None))
+    after = {row["id"]: row for row in engine.status()}
+    assert after["line_fit"]["cached"] is True and after["system_check"]["cached"] is False

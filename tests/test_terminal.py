@@ -1,0 +1,89 @@
+"""The terminal side: `python -m demos`, `flask warm`, and demos that never need Flask."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from app import create_app
+from demos.device import DeviceError, device_label, pick_device
+from tests.live_server import ROOT
+
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **(env or {})})
+
+
+def test_the_demos_package_never_imports_flask():
+    code = "import sys, demos, demos.__main__, engine; import demos.runner; assert 'flask' not in sys.modules, 'flask imported'"
+    assert run("-c", code).returncode == 0
+
+
+def test_python_m_demos_lists_the_demos():
+    out = run("-m", "demos")
+    assert out.returncode == 0 and "system_check" in out.stdout and "line_fit" in out.stdout
+
+
+def test_python_m_demos_runs_a_demo_with_a_progress_bar():
+    out = run("-m", "demos", "line_fit", "--steps", "40", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    assert "After 40 steps the fitted line is" in out.stdout
+    assert "(cpu," in out.stdout and "seed 3" in out.stdout
+    assert "[" in out.stderr and "100%" in out.stderr, "a progress bar on stderr"
+
+
+def test_python_m_demos_json_matches_the_engine(tmp_path):
+    out = run("-m", "demos", "line_fit", "--steps", "25", "--json")
+    result = json.loads(out.stdout)
+    client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()
+    response = client.post("/api/demos/line_fit/run", json={"steps": 25})
+    job = client.get(response.get_json()["events"]).get_data(as_text=True)
+    served = json.loads(job.strip().split("data: ")[-1])["result"]
+    drop = lambda r: {k: v for k, v in r.items() if k != "train_seconds"}
+    assert drop(result) == drop(served), "the same demo, parameters and seed give the same result"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["line_fit", "--steps", "0"], "steps: must be between 1 and 5000"),
+    (["line_fit", "--steps", "many"], "invalid int value"),
+    (["nope"], "unknown demo"),
+    (["line_fit", "--device", "cuda"], "no CUDA GPU"),
+])
+def test_python_m_demos_explains_bad_arguments(args, words):
+    out = run("-m", "demos", *args)
+    assert out.returncode == 2
+    assert words in out.stderr
+
+
+def test_flask_warm_trains_everything_once_then_finds_it_cached(tmp_path):
+    env = {"FLASK_CACHE_DIR": str(tmp_path / "cache")}
+    first = run("-m", "flask", "--app", "app", "warm", env=env)
+    assert first.returncode == 0, first.stderr
+    assert {row[0]: row[1] for row in warm_table(first.stdout)} == {"system_check": "trained", "line_fit": "trained"}
+    second = run("-m", "flask", "--app", "app", "warm", env=env)
+    assert {row[0]: row[1] for row in warm_table(second.stdout)} == {"system_check": "cached", "line_fit": "cached"}
+
+
+def warm_table(stdout: str) -> list[list[str]]:
+    """The rows of the table `flask warm` prints last: demo, outcome, seconds."""
+    lines = stdout.splitlines()
+    header = max(i for i, line in enumerate(lines) if line.startswith("demo "))
+    return [line.split() for line in lines[header + 1:] if line.strip() and not line.startswith("total")]
+
+
+def test_the_device_can_be_chosen_and_is_named():
+    assert pick_device("auto").type == "cpu"  # this machine has no GPU
+    assert pick_device("CPU").type == "cpu"
+    assert device_label(pick_device("cpu")) == "cpu"
+    for bad in ["cuda", "mps", "tpu", "banana"]:
+        with pytest.raises(DeviceError):
+            pick_device(bad)
+
+
+def test_flask_device_setting_reaches_the_engine(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "DEVICE": "cpu"})
+    assert app.extensions["engine"].device_label == "cpu"
+    with pytest.raises(DeviceError):
+        create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "DEVICE": "cuda"})

@@ -1,0 +1,171 @@
+"""The demo API. Routes are thin: read the request, ask the engine, answer JSON.
+
+  GET  /api/demos                 every demo, its parameter schema, cached or not
+  GET  /api/demos/<id>            one of them
+  POST /api/demos/<id>/run        {"param": value, ..., "force": false} → 200 cached result, or 202 job
+  POST /api/warm                  (instructor) queue the default run of every demo not cached yet
+  GET  /api/jobs/<id>             a job's status, progress, and result or error
+  GET  /api/jobs/<id>/events      the same as Server-Sent Events, ending with the result
+"""
+import json
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request, url_for
+
+from demos import UnknownDemo
+from demos.params import ParamError
+from engine import Engine, QueueFull
+from engine.jobs import TERMINAL, Job
+from web.auth import is_instructor
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+RETRY_AFTER_SECONDS = 5
+HEARTBEAT_SECONDS = 15  # an event stream sends a comment this often, so dead connections are noticed
+
+
+def engine() -> Engine:
+    return current_app.extensions["engine"]
+
+
+def json_error(status: int, message: str, **extra):
+    return jsonify(error=message, status=status, **extra), status
+
+
+def read_json_object() -> dict:
+    """The request body as a JSON object; an empty body counts as {}."""
+    raw = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 before anything is read
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        abort(400, "The request body must be a JSON object, for example {\"seed\": 1}.")
+    if not isinstance(body, dict):
+        abort(400, "The request body must be a JSON object of parameters, for example {\"seed\": 1}.")
+    return body
+
+
+@bp.errorhandler(UnknownDemo)
+def unknown_demo(error: UnknownDemo):
+    return json_error(404, f"There is no demo called {error.args[0]!r}.")
+
+
+@bp.errorhandler(ParamError)
+def bad_param(error: ParamError):
+    return json_error(400, str(error), param=error.name)
+
+
+@bp.errorhandler(413)
+def too_large(error):
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    return json_error(413, f"The request body is too large: demo parameters fit in {limit // 1024} KB.")
+
+
+@bp.errorhandler(QueueFull)
+def queue_full(error: QueueFull):
+    response, status = json_error(503, "The server is busy training other demos; try again in a few seconds.")
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response, status
+
+
+def demo_rows() -> list[dict]:
+    """The engine's status of every demo, with the URL of each running job's event stream."""
+    rows = engine().status()
+    for row in rows:
+        if row["job"]:
+            row["job"]["events"] = url_for("api.job_events", job_id=row["job"]["job"])
+    return rows
+
+
+@bp.get("/demos")
+def list_demos():
+    return jsonify(demos=demo_rows(), device=engine().device_label)
+
+
+@bp.get("/demos/<demo_id>")
+def show_demo(demo_id: str):
+    for row in demo_rows():
+        if row["id"] == demo_id:
+            return jsonify(row)
+    raise UnknownDemo(demo_id)
+
+
+def cached_response(body: bytes) -> Response:
+    return Response(b'{"status":"done","cached":true,"result":' + body + b"}", mimetype="application/json")
+
+
+def job_accepted(job: Job):
+    response = jsonify(status=job.status, job=job.id, events=url_for("api.job_events", job_id=job.id))
+    response.status_code = 202
+    response.headers["Location"] = url_for("api.show_job", job_id=job.id)
+    return response
+
+
+@bp.post("/demos/<demo_id>/run")
+def run_demo(demo_id: str):
+    params = read_json_object()
+    force = params.pop("force", False)
+    if not isinstance(force, bool):
+        raise ParamError("force", "must be true or false")
+    if force and not is_instructor():
+        return json_error(403, "Retraining a cached result needs the instructor token.")
+    submission = engine().submit(demo_id, params, force=force)
+    if submission.entry is not None:
+        return cached_response(submission.entry.body)
+    return job_accepted(submission.job)
+
+
+@bp.post("/warm")
+def warm_all():
+    if not is_instructor():
+        return json_error(403, "Warming every demo needs the instructor token.")
+    jobs = []
+    for row in engine().status():
+        if not row["cached"]:
+            submission = engine().submit(row["id"])
+            if submission.job is not None:
+                jobs.append(submission.job.brief())
+    return jsonify(jobs=jobs), 202
+
+
+def find_job(job_id: str) -> Job:
+    job = engine().job(job_id)
+    if job is None:
+        abort(404, "There is no such job; it may have finished long ago. Run the demo again.")
+    return job
+
+
+@bp.get("/jobs/<job_id>")
+def show_job(job_id: str):
+    return jsonify(find_job(job_id).snapshot())
+
+
+@bp.get("/jobs/<job_id>/events")
+def job_events(job_id: str):
+    """`progress` events while the job waits and trains, then one `done` or `failed` event."""
+    job = find_job(job_id)
+
+    def stream():
+        seen = -1
+        while True:
+            version = job.wait_for_change(seen, timeout=HEARTBEAT_SECONDS)
+            if version == seen:
+                yield ": still working\n\n"
+                continue
+            seen = version
+            state = job.snapshot()
+            finished = state["status"] in TERMINAL
+            event = state["status"] if finished else "progress"
+            yield f"event: {event}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+            if finished:
+                return
+
+    return Response(stream(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def init_app(app: Flask) -> None:
+    cache_dir = app.config.get("CACHE_DIR") or str(Path(app.instance_path) / "cache")
+    app.extensions["engine"] = Engine(Path(cache_dir), device=str(app.config.get("DEVICE", "auto")),
+                                      max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)))
+    app.register_blueprint(bp)
