@@ -7,6 +7,7 @@ import torch
 
 from demos.device import device_label, pick_device
 from demos.params import validate
+from demos.storage import ModelStore, current_store, using_store
 from demos.training import seed_everything
 
 # progress(fraction in [0, 1], message, data): `data` is the whole partial result so far
@@ -20,17 +21,19 @@ def no_progress(fraction: float, message: str, data: dict | None = None) -> None
 
 
 def run_demo(demo: ModuleType, raw_params: dict | None, progress: Progress = no_progress,
-             device: torch.device | None = None) -> dict:
+             device: torch.device | None = None, store: ModelStore | None = None) -> dict:
     """Run `demo` with `raw_params` (validated here) and return its JSON-safe result.
 
     Every result says what produced it: `device`, `params` (the effective parameters),
-    `seed` and `train_seconds` (wall-clock time of the run).
+    `seed` and `train_seconds` (wall-clock time of the run). Models the demo keeps for
+    later go to `store` (the engine's, on its cache folder).
     """
     params = validate(demo.PARAMS, raw_params)
     device = device or pick_device()
     seed_everything(params["seed"])
     started = time.perf_counter()
-    result = demo.run(params, progress, device)
+    with using_store(store or current_store()):
+        result = demo.run(params, progress, device)
     train_seconds = time.perf_counter() - started
     return {
         **result,

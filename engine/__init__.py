@@ -25,6 +25,7 @@ from demos import DEMOS, get_demo
 from demos.device import device_label, pick_device
 from demos.params import validate
 from demos.runner import Progress, no_progress, run_demo
+from demos.storage import ModelStore
 from demos.versions import code_version
 from engine.cache import Entry, ResultCache, cache_key
 from engine.jobs import Job
@@ -47,6 +48,7 @@ class Engine:
     def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8):
         self.device = pick_device(device)
         self.cache = ResultCache(cache_dir)
+        self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
         self.queue: queue.Queue[Job] = queue.Queue(maxsize=max_queued)
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.in_flight: dict[str, Job] = {}  # key → the queued or running job for it
@@ -122,7 +124,7 @@ class Engine:
                 if entry is not None:
                     return entry, False
             started = time.perf_counter()
-            result = run_demo(demo, params, progress, self.device)
+            result = run_demo(demo, params, progress, self.device, self.models)
             entry = self.cache.put(demo.ID, key, params, result)
             log.info("trained %s %s on %s in %.2f s", demo.ID, params, self.device_label, time.perf_counter() - started)
             return entry, True

@@ -9,8 +9,6 @@ working in memory and says so once in the log.
 import hashlib
 import json
 import logging
-import os
-import tempfile
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -18,6 +16,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from filelock import FileLock, Timeout
+
+from demos.storage import atomic_write_bytes
 
 log = logging.getLogger(__name__)
 MEMORY_ENTRIES = 256  # most recently used results kept in memory; the rest are read from disk
@@ -33,21 +33,6 @@ def cache_key(demo_id: str, params: dict, code_version: str) -> str:
 class Entry:
     result: dict
     body: bytes  # the result as JSON, serialised once and sent as is
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that no reader, and no crash, ever sees half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class ThreadLock:
