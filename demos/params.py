@@ -30,6 +30,7 @@ class Param:
     min: float | None = None  # int, float: bounds; str: shortest length; multi: fewest items
     max: float | None = None  # int, float: bounds; str: longest length; multi: most items
     choices: tuple | None = None  # choice, multi: the allowed values
+    toolbar: bool = False  # shown beside the Run button (a sentence to analyse), not under Settings
 
     def __post_init__(self):
         assert self.type in TYPES, f"{self.name}: unknown type {self.type}"
@@ -38,7 +39,8 @@ class Param:
 
     def describe(self) -> dict:
         """The schema entry as JSON for the browser (`None` fields left out)."""
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items() if v is not None}
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()
+                if v is not None and not (k == "toolbar" and not v)}
 
     def check(self, value):
         """Return `value` if it is allowed, else raise ParamError."""

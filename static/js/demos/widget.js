@@ -54,15 +54,20 @@ export class DemoWidget {
     this.onRun = () => this.run();
     this.onRetrain = () => this.run({ force: true });
     this.onSubmit = (event) => { event.preventDefault(); this.run(); };
-    this.onReset = () => this.form.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+    this.onReset = () => this.element.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+    // Enter in a field beside the Run button (a sentence, a prompt) runs the demo too.
+    this.onToolbarKey = (event) => {
+      if (event.key === "Enter" && event.target.matches(".demo-toolbar input")) { event.preventDefault(); this.run(); }
+    };
     this.runButton.addEventListener("click", this.onRun);
     this.retrainButton.addEventListener("click", this.onRetrain);
     this.form.addEventListener("submit", this.onSubmit);
     this.form.addEventListener("reset", this.onReset);
+    element.querySelector(".demo-toolbar").addEventListener("keydown", this.onToolbarKey);
   }
 
   readParams() {
-    return Object.fromEntries([...this.form.querySelectorAll(".param")].map((field) => [field.dataset.name, readParam(field)]));
+    return Object.fromEntries([...this.element.querySelectorAll(".param")].map((field) => [field.dataset.name, readParam(field)]));
   }
 
   // The slide is on screen: show the default result if one is cached, or the job already
@@ -157,10 +162,12 @@ export class DemoWidget {
   explain(error) {
     if (!(error instanceof ApiError)) return `Something went wrong: ${error.message}`;
     if (error.status === 400 && error.body?.param) {
-      const field = this.form.querySelector(`.param[data-name="${CSS.escape(error.body.param)}"] input, .param[data-name="${CSS.escape(error.body.param)}"] select`);
+      const name = CSS.escape(error.body.param);
+      const field = this.element.querySelector(`.param[data-name="${name}"] input, .param[data-name="${name}"] select`);
       if (field) {
         field.setAttribute("aria-invalid", "true");
-        this.settings.open = true;
+        if (this.form.contains(field)) this.settings.open = true;
+        field.focus();
       }
     }
     if (error.status === 503 && error.retryAfter) return `${error.message} (about ${error.retryAfter} s)`;
