@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import api, assets, cli, deck, errors, headers
+from web import api, assets, cli, deck, errors, follow, headers
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -26,5 +26,6 @@ def create_app(config: dict | None = None) -> Flask:
     assets.init_app(app)
     deck.init_app(app)
     api.init_app(app)
+    follow.init_app(app)
     cli.init_app(app)
     return app

@@ -17,10 +17,10 @@ from demos.params import ParamError
 from engine import Engine, QueueFull
 from engine.jobs import TERMINAL, Job
 from web.auth import is_instructor
+from web.sse import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 RETRY_AFTER_SECONDS = 5
-HEARTBEAT_SECONDS = 15  # an event stream sends a comment this often, so dead connections are noticed
 
 
 def engine() -> Engine:
@@ -115,6 +115,22 @@ def run_demo(demo_id: str):
     return job_accepted(submission.job)
 
 
+@bp.get("/instructor")
+def instructor_status():
+    """Whether this request counts as the instructor (the panel checks the token with it)."""
+    return jsonify(instructor=is_instructor(), token_configured=bool(current_app.config.get("INSTRUCTOR_TOKEN")))
+
+
+@bp.post("/demos/<demo_id>/lookup")
+def lookup_demo(demo_id: str):
+    """A cached result for these parameters, or {"status": "missing"}: never starts training.
+    (Students following the lecture fetch the lecturer's results this way.)"""
+    entry = engine().cached(demo_id, read_json_object())
+    if entry is None:
+        return jsonify(status="missing")
+    return cached_response(entry.body)
+
+
 @bp.post("/warm")
 def warm_all():
     if not is_instructor():
@@ -145,23 +161,12 @@ def job_events(job_id: str):
     """`progress` events while the job waits and trains, then one `done` or `failed` event."""
     job = find_job(job_id)
 
-    def stream():
-        seen = -1
-        while True:
-            version = job.wait_for_change(seen, timeout=HEARTBEAT_SECONDS)
-            if version == seen:
-                yield ": still working\n\n"
-                continue
-            seen = version
-            state = job.snapshot()
-            finished = state["status"] in TERMINAL
-            event = state["status"] if finished else "progress"
-            yield f"event: {event}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
-            if finished:
-                return
+    def current():
+        state = job.snapshot()
+        final = state["status"] in TERMINAL
+        return (state["status"] if final else "progress"), state, final
 
-    return Response(stream(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return event_stream(job.wait_for_change, current)
 
 
 def init_app(app: Flask) -> None:

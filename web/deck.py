@@ -30,6 +30,13 @@ def slide(n: int):
     return render_deck(n)
 
 
+@bp.get("/presenter")
+def presenter():
+    """The lecturer's window: notes, next slide, clock and timer, the demo's status."""
+    deck = get_deck()
+    return render_template("deck/presenter.html", deck=deck)
+
+
 @bp.get("/api/slides")
 def api_slides():
     return jsonify(slides=[s.summary() for s in get_deck()])

@@ -3,9 +3,12 @@ import { Deck } from "./deck/deck.js";
 import { Blank } from "./deck/blank.js";
 import { toggleFullscreen } from "./deck/fullscreen.js";
 import { GoTo } from "./deck/goto.js";
+import { Follow } from "./deck/follow.js";
 import { Help } from "./deck/help.js";
+import { InstructorPanel } from "./deck/instructor.js";
 import { Keyboard } from "./deck/keyboard.js";
 import { Overview } from "./deck/overview.js";
+import { PresenterLink } from "./deck/presenter_link.js";
 import { Progress } from "./deck/progress.js";
 import { Scale } from "./deck/scale.js";
 import { Touch } from "./deck/touch.js";
@@ -17,6 +20,11 @@ const help = new Help(deck);
 const goTo = new GoTo(deck);
 const blank = new Blank(deck);
 
+const demos = startDemos(deck);
+const presenter = new PresenterLink(deck, demos, blank);
+const follow = new Follow(deck, demos);
+const instructor = new InstructorPanel(deck, follow);
+
 const actions = {
   next: () => deck.next(),
   prev: () => deck.prev(),
@@ -27,13 +35,15 @@ const actions = {
   fullscreen: toggleFullscreen,
   blank: () => blank.toggle(),
   help: () => help.toggle(),
+  presenter: () => presenter.open(),
+  instructor: () => instructor.toggle(),
+  rejoin: () => follow.rejoin(),
 };
 
-new Keyboard(actions, [blank, help, goTo, overview]);
+new Keyboard(actions, [blank, help, instructor, goTo, overview]);
 new Progress(deck);
 new Scale(deck);
 new Touch(deck);
-const demos = startDemos(deck);
 
 // The on-screen buttons run the same actions as the keys.
 deck.root.addEventListener("click", (event) => {
@@ -41,4 +51,4 @@ deck.root.addEventListener("click", (event) => {
   if (button) actions[button.dataset.action]();
 });
 
-window.greatShift = { deck, demos }; // for the browser console and the tests
+window.greatShift = { deck, demos, follow }; // for the browser console and the tests

@@ -12,6 +12,9 @@ export const KEYMAP = [
   { action: "fullscreen", keys: ["F"], label: "Full screen on / off" },
   { action: "blank", keys: ["B", "."], label: "Blank the screen / bring it back" },
   { action: "help", keys: ["?"], label: "This list of keys" },
+  { action: "presenter", keys: ["S"], label: "Presenter view: notes, next slide, timer (opens a window)" },
+  { action: "instructor", keys: ["I"], label: "Instructor panel: token, warm all demos, follow mode" },
+  { action: "rejoin", keys: ["R"], label: "Follow the lecturer again (in follow mode)" },
 ];
 
 const KEY_SYMBOLS = { ArrowRight: "→", ArrowLeft: "←", ArrowUp: "↑", ArrowDown: "↓", Escape: "Esc" };
@@ -56,7 +59,7 @@ export class Keyboard {
       return;
     }
     const action = this.bindings.get(name);
-    if (!action) return;
+    if (!action || !this.actions[action]) return; // a window may offer only some actions
     // A focused button would treat Space as a click; the presenter meant "next slide".
     event.preventDefault();
     this.actions[action]();

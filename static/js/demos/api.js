@@ -1,4 +1,19 @@
-// Talking to the demo API: JSON requests, and following a job's event stream.
+// Talking to the server's API: JSON requests (with the instructor token, when this browser
+// has one), and following a job's event stream.
+
+const TOKEN_KEY = "great-shift-instructor-token";
+
+// The instructor token lives in this browser's storage and travels only in a header.
+export const instructorToken = {
+  get: () => localStorage.getItem(TOKEN_KEY) ?? "",
+  set: (token) => localStorage.setItem(TOKEN_KEY, token),
+  clear: () => localStorage.removeItem(TOKEN_KEY),
+};
+
+function headers(extra = {}) {
+  const token = instructorToken.get();
+  return { Accept: "application/json", ...(token ? { "X-Instructor-Token": token } : {}), ...extra };
+}
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -12,7 +27,7 @@ export class ApiError extends Error {
 async function request(url, options = {}) {
   let response;
   try {
-    response = await fetch(url, { headers: { Accept: "application/json" }, ...options });
+    response = await fetch(url, { ...options, headers: headers(options.headers) });
   } catch {
     throw new ApiError(0, { error: "Cannot reach the server. Check the connection and try again." });
   }
@@ -30,11 +45,7 @@ export function getJSON(url) {
 }
 
 export function postJSON(url, payload = {}) {
-  return request(url, {
-    method: "POST",
-    headers: { Accept: "application/json", "Content-Type": "application/json" },
-    body: JSON.stringify(payload),
-  });
+  return request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) });
 }
 
 // Follows a job until it ends: handlers.progress(state) for each update, then

@@ -35,6 +35,7 @@ export class DemoWidget {
     this.demoId = element.dataset.demo;
     this.runUrl = element.dataset.runUrl;
     this.infoUrl = element.dataset.infoUrl;
+    this.lookupUrl = element.dataset.lookupUrl;
     this.form = element.querySelector(".demo-params");
     this.settings = element.querySelector(".demo-settings");
     this.runButton = element.querySelector(".demo-run");
@@ -50,6 +51,8 @@ export class DemoWidget {
     this.result = null;
     this.busy = false;
     this.stopFollowing = null;
+    // What other windows (presenter view, students following) need to mirror this widget.
+    this.state = { demo: this.demoId, status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null };
 
     this.onRun = () => this.run();
     this.onRetrain = () => this.run({ force: true });
@@ -84,7 +87,7 @@ export class DemoWidget {
     if (this.result || this.busy) return;
     if (info.job) {
       this.setBusy(true);
-      this.follow(info.job.events);
+      this.follow(info.job.events, info.job.job);
     } else if (info.cached) {
       this.run({ params: {} });
     }
@@ -94,17 +97,21 @@ export class DemoWidget {
     if (this.busy) return;
     this.setBusy(true);
     this.showError(null);
+    this.state.params = params;
     try {
       const { status, body } = await postJSON(this.runUrl, force ? { ...params, force: true } : params);
       if (status === 200) this.showResult(body.result, true);
-      else this.follow(body.events);
+      else this.follow(body.events, body.job);
     } catch (error) {
       this.setBusy(false);
       this.showError(this.explain(error));
     }
   }
 
-  follow(eventsUrl) {
+  // Show a job's progress and then its result: our own job, or (following the lecture) the lecturer's.
+  follow(eventsUrl, jobId) {
+    this.stopFollowing?.();
+    Object.assign(this.state, { events: eventsUrl, job: jobId });
     this.showProgress(0, "waiting for its turn");
     this.stopFollowing = followJob(eventsUrl, {
       progress: (state) => {
@@ -120,8 +127,15 @@ export class DemoWidget {
         this.progressBox.hidden = true;
         this.setBusy(false);
         this.showError(message);
+        this.emit({ status: "failed", message });
       },
     });
+  }
+
+  // Tell the page (and through it the presenter view and the class) where this demo stands.
+  emit(changes) {
+    Object.assign(this.state, changes);
+    this.element.dispatchEvent(new CustomEvent("demostate", { bubbles: true, detail: { ...this.state } }));
   }
 
   showProgress(fraction, message) {
@@ -130,6 +144,7 @@ export class DemoWidget {
     this.progressMessage.textContent = `${Math.round(fraction * 100)}% · ${message}`;
     this.badge.textContent = "training…";
     this.badge.dataset.state = "training";
+    this.emit({ status: "running", progress: fraction, message, badge: this.badge.textContent });
   }
 
   showResult(result, cached) {
@@ -144,7 +159,18 @@ export class DemoWidget {
     this.runButton.textContent = "Rerun";
     this.retrainButton.hidden = false;
     this.renderer.render?.(this.output, result);
-    this.element.dispatchEvent(new CustomEvent("demoresult", { bubbles: true, detail: { demo: this.demoId, result, cached } }));
+    this.emit({ status: "done", progress: 1, message: result.summary ?? "", badge: this.badge.textContent,
+                params: result.params, job: null, events: null });
+  }
+
+  // Show the cached result for `params` without ever starting a training job.
+  async showCached(params) {
+    try {
+      const { body } = await postJSON(this.lookupUrl, params);
+      if (body.status === "done") this.showResult(body.result, true);
+    } catch (error) {
+      this.showError(this.explain(error));
+    }
   }
 
   setBusy(busy) {

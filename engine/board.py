@@ -1,0 +1,96 @@
+"""A notice board: small JSON documents that every server process sharing the cache folder
+can write and read, and wait on for the next change.
+
+Writes are atomic files under `<cache>/board/`. Each process runs one watcher thread that
+looks at the files' modification stamps ten times a second and wakes its own waiters, so
+a thousand waiting event streams cost one `stat` loop, not a thousand. Without a folder
+(or if it cannot be written) the board lives in this process's memory.
+"""
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+
+from demos.storage import atomic_write_bytes
+
+log = logging.getLogger(__name__)
+POLL_SECONDS = 0.1
+
+
+class Board:
+    def __init__(self, directory: Path | None):
+        self.directory = Path(directory) / "board" if directory else None
+        self.memory: dict[str, tuple[int, object]] = {}  # name → (version, value), this process's view
+        self.changed = threading.Condition()
+        self.watcher: threading.Thread | None = None
+
+    def path(self, name: str) -> Path:
+        return self.directory / f"{name}.json"
+
+    def write(self, name: str, value) -> int:
+        """Post `value` under `name` for every process; returns its version."""
+        version = time.time_ns()
+        data = json.dumps({"version": version, "value": value}, separators=(",", ":")).encode()
+        if self.directory is not None:
+            try:
+                atomic_write_bytes(self.path(name), data)
+            except OSError as error:
+                log.warning("cannot write the board %s (%s): sharing in this process only", self.directory, error)
+                self.directory = None
+        with self.changed:
+            self.memory[name] = (version, value)
+            self.changed.notify_all()
+        return version
+
+    def read(self, name: str, default=None) -> tuple[int, object]:
+        """(version, value); version 0 and `default` if nothing was ever posted."""
+        self._refresh(name)
+        with self.changed:
+            return self.memory.get(name, (0, default))
+
+    def wait(self, name: str, seen_version: int, timeout: float, default=None) -> tuple[int, object]:
+        """Block until `name` has a version newer than `seen_version`, or `timeout` passes."""
+        self._start_watcher()
+        with self.changed:
+            self.changed.wait_for(lambda: self.memory.get(name, (0, None))[0] > seen_version, timeout=timeout)
+            return self.memory.get(name, (0, default))
+
+    def _refresh(self, name: str) -> bool:
+        """Read `name` from disk if another process has posted a newer version; True if it changed."""
+        if self.directory is None:
+            return False
+        try:
+            record = json.loads(self.path(name).read_bytes())
+            version, value = int(record["version"]), record["value"]
+        except FileNotFoundError:
+            return False
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            log.warning("ignoring unreadable board entry %s: %s", self.path(name), error)
+            return False
+        with self.changed:
+            if version <= self.memory.get(name, (0, None))[0]:
+                return False
+            self.memory[name] = (version, value)
+            self.changed.notify_all()
+            return True
+
+    def _start_watcher(self) -> None:
+        with self.changed:
+            if self.watcher is not None or self.directory is None:
+                return
+            self.watcher = threading.Thread(target=self._watch, name="board-watcher", daemon=True)
+            self.watcher.start()
+
+    def _watch(self) -> None:
+        stamps: dict[str, int] = {}
+        while self.directory is not None:
+            try:
+                for path in self.directory.glob("*.json"):
+                    stamp = path.stat().st_mtime_ns
+                    if stamps.get(path.stem) != stamp:
+                        stamps[path.stem] = stamp
+                        self._refresh(path.stem)
+            except OSError:
+                pass  # the folder may not exist yet
+            time.sleep(POLL_SECONDS)

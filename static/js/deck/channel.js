@@ -1,0 +1,10 @@
+// The deck's windows on one machine (the slides, the presenter view) talk over one BroadcastChannel.
+// Messages: {type: "slide", n}, {type: "demo", n, state}, {type: "goto", n}, {type: "blank"}, {type: "hello"}.
+
+export const CHANNEL_NAME = "great-shift-deck";
+
+export function openChannel(onMessage) {
+  const channel = new BroadcastChannel(CHANNEL_NAME);
+  channel.addEventListener("message", (event) => onMessage(event.data));
+  return channel;
+}

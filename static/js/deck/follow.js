@@ -1,0 +1,120 @@
+// Follow mode. The lecturer's tab ("leading") posts its slide and demo results to the server;
+// every other page follows them over Server-Sent Events, until the student moves on their own
+// (then R or the banner's button rejoins). A dropped connection reconnects by itself, and the
+// server sends the current state first, so a student catches up at once.
+import { postJSON } from "../demos/api.js";
+
+const LEADING_KEY = "great-shift-leading"; // per tab: only the tab that switched follow on leads
+
+export class Follow {
+  constructor(deck, widgets) {
+    this.deck = deck;
+    this.widgets = widgets;
+    this.url = deck.root.dataset.followUrl;
+    this.banner = deck.root.querySelector(".follow-banner");
+    this.bannerText = this.banner.querySelector(".follow-text");
+    this.rejoinButton = this.banner.querySelector(".follow-rejoin");
+    this.leading = sessionStorage.getItem(LEADING_KEY) === "1";
+    this.following = true;
+    this.state = null;
+    this.applying = false; // true while this page moves because the lecturer did
+    this.lastPosted = null;
+
+    this.onSlideChange = this.onSlideChange.bind(this);
+    this.onDemoState = this.onDemoState.bind(this);
+    deck.addEventListener("slidechange", this.onSlideChange);
+    deck.root.addEventListener("demostate", this.onDemoState);
+    this.source = new EventSource(deck.root.dataset.followEventsUrl);
+    this.source.addEventListener("follow", (event) => this.onState(JSON.parse(event.data)));
+  }
+
+  async setLeading(on) {
+    await postJSON(this.url, { on, n: this.deck.n, demo: null });
+    this.leading = on;
+    if (on) sessionStorage.setItem(LEADING_KEY, "1");
+    else sessionStorage.removeItem(LEADING_KEY);
+    if (on) this.postCurrentDemo();
+    this.render();
+  }
+
+  rejoin() {
+    this.following = true;
+    this.render();
+    if (this.state?.on) this.apply();
+  }
+
+  onState(state) {
+    this.state = state;
+    if (!state.on && this.leading) { // switched off elsewhere
+      this.leading = false;
+      sessionStorage.removeItem(LEADING_KEY);
+    }
+    this.render();
+    if (state.on && !this.leading && this.following) this.apply();
+  }
+
+  apply() {
+    const { n, demo } = this.state;
+    if (this.deck.n !== n) {
+      this.applying = true;
+      this.deck.goTo(n);
+      this.applying = false;
+    }
+    const widget = this.widgets.get(this.deck.current);
+    if (!demo || !widget || widget.demoId !== demo.id) return;
+    if (demo.events) {
+      if (widget.state.job !== demo.job) widget.follow(demo.events, demo.job);
+    } else if (JSON.stringify(widget.result?.params) !== JSON.stringify(demo.params)) {
+      widget.showCached(demo.params);
+    }
+  }
+
+  onSlideChange() {
+    if (this.applying) return;
+    if (this.leading) {
+      this.post({ n: this.deck.n });
+      this.postCurrentDemo();
+    } else if (this.state?.on && this.following) {
+      this.following = false; // the student moved on their own
+      this.render();
+    }
+  }
+
+  // The lecturer's demo: a job the class can watch, or a result the class can fetch from the cache.
+  onDemoState(event) {
+    if (!this.leading || event.target.closest(".slide") !== this.deck.current) return;
+    this.postDemo(event.detail);
+  }
+
+  postCurrentDemo() {
+    const widget = this.widgets.get(this.deck.current);
+    if (widget) this.postDemo(widget.state);
+  }
+
+  postDemo(state) {
+    let demo = null;
+    if (state.status === "running" && state.job) demo = { id: state.demo, params: state.params ?? {}, job: state.job };
+    else if (state.status === "done" && state.params) demo = { id: state.demo, params: state.params, job: null };
+    if (!demo) return;
+    const key = JSON.stringify(demo);
+    if (key === this.lastPosted) return; // progress updates need no new post
+    this.lastPosted = key;
+    this.post({ demo });
+  }
+
+  post(changes) {
+    postJSON(this.url, changes).catch((error) => {
+      this.bannerText.textContent = `Follow mode: ${error.message}`;
+    });
+  }
+
+  render() {
+    const on = Boolean(this.state?.on);
+    this.banner.hidden = !on;
+    this.banner.dataset.mode = this.leading ? "leading" : this.following ? "following" : "free";
+    this.bannerText.textContent = this.leading
+      ? "You are leading: the class follows your slides"
+      : this.following ? "Following the lecturer" : "Browsing on your own";
+    this.rejoinButton.hidden = !on || this.leading || this.following;
+  }
+}

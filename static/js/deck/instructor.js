@@ -1,0 +1,85 @@
+// I opens the instructor panel: the token (kept in this browser), warm every demo, and follow mode.
+import { getJSON, instructorToken, postJSON } from "../demos/api.js";
+
+export class InstructorPanel {
+  constructor(deck, follow) {
+    this.deck = deck;
+    this.follow = follow;
+    this.element = deck.root.querySelector(".instructor");
+    this.statusUrl = deck.root.dataset.instructorUrl;
+    this.warmUrl = deck.root.dataset.warmUrl;
+    this.form = this.element.querySelector(".instructor-form");
+    this.tokenInput = this.element.querySelector(".instructor-token");
+    this.status = this.element.querySelector(".instructor-status");
+    this.followBox = this.element.querySelector(".instructor-follow");
+    this.warmButton = this.element.querySelector(".instructor-warm");
+    this.message = this.element.querySelector(".instructor-message");
+
+    this.onSave = (event) => { event.preventDefault(); this.save(); };
+    this.onForget = () => { instructorToken.clear(); this.tokenInput.value = ""; this.check(); };
+    this.onFollowChange = () => this.setFollow(this.followBox.checked);
+    this.onWarm = this.warm.bind(this);
+    this.form.addEventListener("submit", this.onSave);
+    this.element.querySelector(".instructor-forget").addEventListener("click", this.onForget);
+    this.followBox.addEventListener("change", this.onFollowChange);
+    this.warmButton.addEventListener("click", this.onWarm);
+  }
+
+  get isOpen() { return !this.element.hidden; }
+
+  toggle() {
+    this.element.hidden = !this.element.hidden;
+    if (this.isOpen) {
+      this.followBox.checked = this.follow.leading;
+      this.message.textContent = "";
+      this.check();
+      this.tokenInput.focus();
+    }
+  }
+
+  async save() {
+    const token = this.tokenInput.value.trim();
+    if (token) instructorToken.set(token);
+    this.tokenInput.value = "";
+    await this.check();
+  }
+
+  async check() {
+    try {
+      const { body } = await getJSON(this.statusUrl);
+      this.status.textContent = body.instructor
+        ? "This browser is recognised as the instructor."
+        : body.token_configured
+          ? "Not recognised: enter the server's instructor token."
+          : "Without a token set on the server, only the server's own machine is the instructor.";
+      this.element.dataset.instructor = String(body.instructor);
+      this.followBox.disabled = this.warmButton.disabled = !body.instructor;
+    } catch (error) {
+      this.status.textContent = error.message;
+    }
+  }
+
+  async setFollow(on) {
+    try {
+      await this.follow.setLeading(on);
+      this.message.textContent = on ? "Follow mode is on: students see your slide and your demo results." : "Follow mode is off.";
+    } catch (error) {
+      this.followBox.checked = this.follow.leading;
+      this.message.textContent = error.message;
+    }
+  }
+
+  async warm() {
+    try {
+      const { body } = await postJSON(this.warmUrl);
+      this.message.textContent = body.jobs.length ? `Queued ${body.jobs.length} demo(s) to train, one at a time.` : "Every demo is cached already.";
+    } catch (error) {
+      this.message.textContent = error.message;
+    }
+  }
+
+  onKey(name) {
+    if (name === "Escape" || name === "I") this.toggle();
+    return true;
+  }
+}

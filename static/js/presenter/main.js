@@ -1,0 +1,90 @@
+// The presenter window: follows the slides window over the BroadcastChannel, shows the
+// current slide's notes and demo status, the next slide, and the time. Keys move both windows.
+import { openChannel } from "../deck/channel.js";
+import { GoTo } from "../deck/goto.js";
+import { Keyboard } from "../deck/keyboard.js";
+import { Timer } from "./timer.js";
+
+class PresenterView {
+  constructor(root) {
+    this.root = root;
+    this.slides = [...root.querySelectorAll(".presenter-slide")];
+    this.total = this.slides.length;
+    this.n = 1;
+    this.title = root.querySelector(".presenter-title");
+    this.position = root.querySelector(".presenter-n");
+    this.notes = root.querySelector(".presenter-notes");
+    this.preview = root.querySelector(".presenter-preview");
+    this.demoLine = root.querySelector(".presenter-demo");
+    this.demoName = root.querySelector(".presenter-demo-name");
+    this.demoStatus = root.querySelector(".presenter-demo-status");
+    this.demoProgress = root.querySelector(".presenter-demo-progress");
+    this.channel = openChannel(this.onMessage.bind(this));
+    this.channel.postMessage({ type: "hello" }); // the slides window answers with where it is
+    this.show(1);
+  }
+
+  // The same surface as the Deck, so the key map and the go-to prompt work here too.
+  goTo(n) {
+    const target = Math.min(Math.max(Math.round(n), 1), this.total);
+    if (Number.isNaN(target)) return;
+    this.channel.postMessage({ type: "goto", n: target });
+    this.show(target);
+  }
+  next() { this.goTo(this.n + 1); }
+  prev() { this.goTo(this.n - 1); }
+  first() { this.goTo(1); }
+  last() { this.goTo(this.total); }
+
+  show(n) {
+    if (n !== this.n) this.showDemo(null);
+    this.n = n;
+    const slide = this.slides[n - 1];
+    this.position.textContent = String(n);
+    this.title.textContent = slide.dataset.title;
+    this.demoName.textContent = slide.dataset.demo;
+    this.notes.replaceChildren(...slide.querySelector(".presenter-slide-notes").cloneNode(true).childNodes);
+    const next = this.slides[n];
+    if (next) {
+      const heading = document.createElement("h3");
+      heading.textContent = `${next.dataset.n}. ${next.dataset.title}`;
+      this.preview.replaceChildren(heading, ...next.querySelector(".presenter-slide-body").cloneNode(true).childNodes);
+    } else {
+      this.preview.textContent = "This is the last slide.";
+    }
+    document.title = `Presenter · ${n}/${this.total} · ${slide.dataset.title}`;
+  }
+
+  showDemo(state) {
+    const status = state?.status ?? "idle";
+    this.demoLine.dataset.status = status;
+    const texts = {
+      idle: "not run yet on this slide",
+      running: `training ${Math.round((state?.progress ?? 0) * 100)}% · ${state?.message ?? ""}`,
+      done: state?.badge ?? "done",
+      failed: `failed: ${state?.message ?? ""}`,
+    };
+    this.demoStatus.textContent = texts[status] ?? status;
+    this.demoProgress.hidden = status !== "running";
+    this.demoProgress.value = state?.progress ?? 0;
+  }
+
+  onMessage(message) {
+    if (message.type === "slide" && message.n !== this.n) this.show(message.n);
+    else if (message.type === "demo" && message.n === this.n) this.showDemo(message.state);
+  }
+}
+
+const root = document.getElementById("presenter");
+const view = new PresenterView(root);
+const goTo = new GoTo({ root, total: view.total, goTo: (n) => view.goTo(n) });
+new Keyboard({
+  next: () => view.next(),
+  prev: () => view.prev(),
+  first: () => view.first(),
+  last: () => view.last(),
+  goto: () => goTo.open(),
+  blank: () => view.channel.postMessage({ type: "blank" }),
+}, [goTo]);
+new Timer(root);
+window.greatShiftPresenter = view;

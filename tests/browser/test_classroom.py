@@ -1,0 +1,132 @@
+"""The lecture as a class lives it: a presenter window beside the slides, students following
+the lecturer's slide and demo results, and only the instructor moving the class."""
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.live_server import LiveServer
+
+TOKEN = "correct-horse-battery"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server with an instructor token, so that being on localhost is not enough to lead."""
+    live = LiveServer(tmp_path_factory.mktemp("classroom") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
+    yield live
+    live.stop()
+
+
+def test_the_presenter_view_shows_notes_and_next_slide_and_moves_with_the_deck(open_page):
+    page = open_page("/slides/2")
+    with page.expect_popup() as popup:
+        page.keyboard.press("s")
+    presenter = popup.value
+    expect(presenter.locator(".presenter-title")).to_have_text("The Two Flaws of the LSTM")
+    expect(presenter.locator(".presenter-notes")).to_contain_text("gradient")
+    expect(presenter.locator(".presenter-preview h3")).to_have_text("3. The Amnesia Test")
+    expect(presenter.locator(".presenter-elapsed")).to_have_text("00:00:00")
+
+    page.keyboard.press("ArrowRight")  # the slides window moves the presenter
+    expect(presenter.locator(".presenter-title")).to_have_text("The Amnesia Test")
+    expect(presenter.locator(".presenter-preview h3")).to_have_text("4. Is It Really Amnesia? A Fair Fight")
+
+    presenter.keyboard.press("ArrowRight")  # and the presenter window moves the slides
+    expect(page.locator(".counter")).to_have_text("4 / 13")
+    presenter.keyboard.press("End")
+    expect(page.locator(".counter")).to_have_text("13 / 13")
+    expect(presenter.locator(".presenter-preview")).to_have_text("This is the last slide.")
+    presenter.keyboard.press("b")  # blanks the audience's screen
+    expect(page.locator(".blank")).to_be_visible()
+    presenter.keyboard.press("b")
+    expect(page.locator(".blank")).to_be_hidden()
+
+    presenter.locator(".presenter-pause").click()
+    expect(presenter.locator(".presenter-pause")).to_have_text("Resume")
+    expect(presenter.locator(".presenter-elapsed")).to_have_attribute("data-paused", "true")
+
+
+def test_the_presenter_shows_the_slides_window_demo_without_running_it(open_page, server):
+    page = open_page("/slides/1")
+    with page.expect_popup() as popup:
+        page.keyboard.press("s")
+    presenter = popup.value
+    expect(presenter.locator(".presenter-demo-status")).to_have_text("not run yet on this slide")
+    requests = []
+    presenter.on("request", lambda request: requests.append(request.url))
+    page.locator("#slide-1 .demo-run").click()
+    expect(presenter.locator(".presenter-demo")).to_have_attribute("data-status", "done", timeout=60_000)
+    expect(presenter.locator(".presenter-demo-status")).to_contain_text("on cpu")
+    assert not [url for url in requests if "/api/" in url], "the presenter window asked the server for nothing"
+
+
+def lead_the_class(page):
+    page.keyboard.press("i")
+    page.locator(".instructor-token").fill(TOKEN)
+    page.keyboard.press("Enter")
+    expect(page.locator(".instructor-status")).to_have_text("This browser is recognised as the instructor.")
+    page.locator(".instructor-follow").check()
+    expect(page.locator(".instructor-message")).to_contain_text("Follow mode is on")
+    page.keyboard.press("Escape")  # leaves the token field
+    page.keyboard.press("Escape")  # closes the panel
+    expect(page.locator(".instructor")).to_be_hidden()
+
+
+def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server):
+    lecturer = open_page("/slides/1")
+    students = [open_page("/slides/1"), open_page("/slides/2")]
+    lead_the_class(lecturer)
+    expect(lecturer.locator(".follow-banner")).to_contain_text("You are leading")
+    for _ in range(4):
+        lecturer.keyboard.press("ArrowRight")
+    for student in students:
+        expect(student.locator(".counter")).to_have_text("5 / 13", timeout=1000)
+        expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
+
+    leaver, stayer = students
+    leaver.keyboard.press("ArrowRight")  # browsing on their own now
+    expect(leaver.locator(".follow-rejoin")).to_be_visible()
+    lecturer.keyboard.press("Home")
+    expect(stayer.locator(".counter")).to_have_text("1 / 13", timeout=1000)
+    expect(leaver.locator(".counter")).to_have_text("6 / 13")
+    leaver.keyboard.press("r")
+    expect(leaver.locator(".counter")).to_have_text("1 / 13", timeout=1000)
+
+    # The lecturer's demo result reaches the students, who run nothing themselves.
+    lecturer.locator("#slide-1 .demo-run").click()
+    for student in students:
+        expect(student.locator("#slide-1 .facts")).to_be_visible(timeout=60_000)
+        expect(student.locator("#slide-1 .demo-run")).to_have_text("Rerun")
+
+    # A student who reloads (or whose connection dropped) catches up at once.
+    lecturer.keyboard.press("ArrowRight")
+    lecturer.keyboard.press("ArrowRight")
+    stayer.reload()
+    expect(stayer.locator(".counter")).to_have_text("3 / 13", timeout=2000)
+
+
+def test_only_the_instructor_token_moves_the_class(server, open_page):
+    def post(body, token=None):
+        headers = {"Content-Type": "application/json", **({"X-Instructor-Token": token} if token else {})}
+        request = urllib.request.Request(server.url + "/api/follow", data=json.dumps(body).encode(), headers=headers)
+        try:
+            with urllib.request.urlopen(request) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    assert post({"on": True, "n": 7}) == 403  # localhost alone is not enough once a token is set
+    assert post({"on": True, "n": 7}, token="wrong") == 403
+    assert post({"on": True, "n": 7}, token=TOKEN) == 200
+    student = open_page("/slides/1")
+    student.watch.expect_error("status of 403")
+    expect(student.locator(".counter")).to_have_text("7 / 13", timeout=2000)
+    status = student.evaluate("""() => fetch('/api/follow', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                             body: JSON.stringify({n: 2})}).then(r => r.status)""")
+    assert status == 403
+    with urllib.request.urlopen(server.url + "/api/follow") as response:
+        assert json.load(response)["n"] == 7
+    assert post({"on": False}, token=TOKEN) == 200
