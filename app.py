@@ -15,6 +15,7 @@ def create_app(config: dict | None = None) -> Flask:
         DEVICE="auto",  # FLASK_DEVICE: auto (CUDA, else MPS, else CPU), cpu, cuda, cuda:1, mps
         INSTRUCTOR_TOKEN=None,  # FLASK_INSTRUCTOR_TOKEN; without one, only localhost may retrain or warm
         MAX_QUEUED_JOBS=32,
+        STUDENT_JOBS_PER_MINUTE=6,  # training runs a student (not the instructor) may start per minute
         MAX_CONTENT_LENGTH=16 * 1024,  # demo parameters are small; anything bigger is refused
     )
     app.config.from_prefixed_env()

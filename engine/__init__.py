@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
 import filelock
 
@@ -49,6 +50,8 @@ class Engine:
         self.device = pick_device(device)
         self.cache = ResultCache(cache_dir)
         self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
+        for demo in DEMOS.values():
+            self.cache.pin(self.default_key(demo))
         self.queue: queue.Queue[Job] = queue.Queue(maxsize=max_queued)
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.in_flight: dict[str, Job] = {}  # key → the queued or running job for it
@@ -64,6 +67,9 @@ class Engine:
     def key(self, demo: ModuleType, params: dict) -> str:
         return cache_key(demo.ID, params, code_version(demo.__name__))
 
+    def default_key(self, demo: ModuleType) -> str:
+        return self.key(demo, validate(demo.PARAMS, None))
+
     def resolve(self, demo_id: str, raw_params: dict | None) -> tuple[ModuleType, dict, str]:
         """The demo, its effective parameters and its cache key; raises UnknownDemo or ParamError."""
         demo = get_demo(demo_id)
@@ -74,8 +80,13 @@ class Engine:
         demo, _, key = self.resolve(demo_id, raw_params)
         return self.cache.get(demo.ID, key)
 
-    def submit(self, demo_id: str, raw_params: dict | None = None, force: bool = False) -> Submission:
-        """A cached result now, or the job that will compute it (QueueFull if no room)."""
+    def submit(self, demo_id: str, raw_params: dict | None = None, force: bool = False,
+               admit: Callable[[], None] | None = None) -> Submission:
+        """A cached result now, or the job that will compute it (QueueFull if no room).
+
+        `admit()` is called only when a new job would start (not for cached results or jobs
+        already running) and may raise to refuse it, e.g. a per-client rate limit.
+        """
         demo, params, key = self.resolve(demo_id, raw_params)
         if not force:
             entry = self.cache.get(demo.ID, key)
@@ -89,6 +100,8 @@ class Engine:
             entry = None if force else self.cache.get(demo.ID, key)
             if entry is not None:
                 return Submission(entry=entry)
+            if admit is not None:
+                admit()
             job = Job(demo.ID, params, key, force)
             try:
                 self.queue.put_nowait(job)

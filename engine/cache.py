@@ -57,6 +57,7 @@ class ResultCache:
         self.lock = threading.Lock()
         self.disk_ok = self.directory is not None
         self.thread_locks: dict[str, threading.Lock] = {}
+        self.pinned: set[str] = set()
 
     def path(self, demo_id: str, key: str) -> Path:
         return self.directory / "results" / demo_id / f"{key}.json"
@@ -105,12 +106,19 @@ class ResultCache:
         with self.lock:
             return ThreadLock(self.thread_locks.setdefault(key, threading.Lock()))
 
+    def pin(self, key: str) -> None:
+        """Never drop `key` from memory (the lecturer's default results), whatever students ask for."""
+        self.pinned.add(key)
+
     def _remember(self, key: str, entry: Entry) -> None:
         with self.lock:
             self.memory[key] = entry
             self.memory.move_to_end(key)
-            while len(self.memory) > MEMORY_ENTRIES:
-                self.memory.popitem(last=False)
+            for old_key in list(self.memory):
+                if len(self.memory) <= MEMORY_ENTRIES + len(self.pinned):
+                    break
+                if old_key not in self.pinned:
+                    del self.memory[old_key]
 
     def _read(self, demo_id: str, key: str) -> Entry | None:
         if self.directory is None:

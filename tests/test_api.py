@@ -211,3 +211,35 @@ def test_fifty_concurrent_http_requests_train_once(client, monkeypatch):
     for job in jobs:
         read_events(client, f"/api/jobs/{job}/events")
     assert len(calls) == 1
+
+
+def test_students_are_rate_limited_on_new_training_runs_only(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "STUDENT_JOBS_PER_MINUTE": 2})
+    client = app.test_client()
+    for seed in (1, 2):
+        _, final = run_to_completion(client, params={"steps": 5, "seed": seed}, environ_base=NOT_LOCAL)
+        assert final["status"] == "done"
+    refused = client.post("/api/demos/line_fit/run", json={"steps": 5, "seed": 3}, environ_base=NOT_LOCAL)
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) >= 1 and "try again" in refused.get_json()["error"]
+    # Cached results stay free, another student has their own budget, the instructor has none.
+    assert client.post("/api/demos/line_fit/run", json={"steps": 5, "seed": 1}, environ_base=NOT_LOCAL).status_code == 200
+    other = client.post("/api/demos/line_fit/run", json={"steps": 5, "seed": 4}, environ_base={"REMOTE_ADDR": "10.0.0.8"})
+    assert other.status_code == 202
+    read_events(client, other.get_json()["events"])
+    _, final = run_to_completion(client, params={"steps": 5, "seed": 5})  # localhost, no token configured
+    assert final["status"] == "done"
+
+
+def test_the_lecturers_defaults_stay_in_memory_whatever_students_ask(tmp_path, monkeypatch):
+    from engine import cache as cache_module
+    monkeypatch.setattr(cache_module, "MEMORY_ENTRIES", 2)
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)})
+    client = app.test_client()
+    run_to_completion(client, params={})  # the default result
+    for seed in range(1, 5):
+        run_to_completion(client, params={"steps": 3, "seed": seed})
+    engine = app.extensions["engine"]
+    demo, params, key = engine.resolve("line_fit", None)
+    assert key in engine.cache.memory
+    assert len(engine.cache.memory) <= 2 + len(engine.cache.pinned)

@@ -16,6 +16,7 @@ from demos import UnknownDemo
 from demos.params import ParamError
 from engine import Engine, QueueFull
 from engine.jobs import TERMINAL, Job
+from web import ratelimit
 from web.auth import is_instructor
 from web.sse import event_stream
 
@@ -101,15 +102,37 @@ def job_accepted(job: Job):
     return response
 
 
+class TooManyJobs(Exception):
+    def __init__(self, wait_seconds: float):
+        self.wait_seconds = wait_seconds
+
+
+def admit_student_job() -> None:
+    """A student may start a few training jobs a minute; cached results are always free."""
+    wait = ratelimit.limiter().take(ratelimit.client_id())
+    if wait:
+        raise TooManyJobs(wait)
+
+
+@bp.errorhandler(TooManyJobs)
+def too_many_jobs(error: TooManyJobs):
+    seconds = ratelimit.retry_after(error.wait_seconds)
+    response, status = json_error(429, f"You have started several training runs in a short time; "
+                                       f"try again in {seconds} s. Cached results are always available.")
+    response.headers["Retry-After"] = str(seconds)
+    return response, status
+
+
 @bp.post("/demos/<demo_id>/run")
 def run_demo(demo_id: str):
     params = read_json_object()
     force = params.pop("force", False)
     if not isinstance(force, bool):
         raise ParamError("force", "must be true or false")
-    if force and not is_instructor():
+    instructor = is_instructor()
+    if force and not instructor:
         return json_error(403, "Retraining a cached result needs the instructor token.")
-    submission = engine().submit(demo_id, params, force=force)
+    submission = engine().submit(demo_id, params, force=force, admit=None if instructor else admit_student_job)
     if submission.entry is not None:
         return cached_response(submission.entry.body)
     return job_accepted(submission.job)
@@ -173,4 +196,5 @@ def init_app(app: Flask) -> None:
     cache_dir = app.config.get("CACHE_DIR") or str(Path(app.instance_path) / "cache")
     app.extensions["engine"] = Engine(Path(cache_dir), device=str(app.config.get("DEVICE", "auto")),
                                       max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)))
+    ratelimit.init_app(app)
     app.register_blueprint(bp)
