@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import api, assets, cli, deck, errors, follow, headers
+from web import api, assets, cli, deck, errors, export, follow, headers, links
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -25,8 +25,10 @@ def create_app(config: dict | None = None) -> Flask:
     headers.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
+    links.init_app(app)
     deck.init_app(app)
     api.init_app(app)
     follow.init_app(app)
     cli.init_app(app)
+    export.init_app(app)
     return app

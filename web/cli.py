@@ -3,12 +3,14 @@ import time
 
 import click
 from flask import Flask, current_app
+from flask.cli import with_appcontext
 
 from demos import DEMOS
 from demos.terminal import ProgressBar
 
 
 @click.command("warm")
+@with_appcontext
 def warm_command():
     """Train and cache the default result of every demo. Safe to run while the server is up:
     a demo the server is training already is waited for, not trained twice."""

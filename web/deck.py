@@ -1,7 +1,7 @@
 """The deck's pages: every slide at /slides/<n>, and the slide list as JSON."""
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, current_app, jsonify, render_template
+from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request
 
 from demos import DEMOS
 from slides import DeckCache, Slide
@@ -17,7 +17,8 @@ def render_deck(n: int):
     deck = get_deck()
     if not 1 <= n <= len(deck):
         abort(404)
-    return render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS)
+    return render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS,
+                           print_mode="print" in request.args)
 
 
 @bp.get("/")

@@ -9,6 +9,7 @@ import { InstructorPanel } from "./deck/instructor.js";
 import { Keyboard } from "./deck/keyboard.js";
 import { Overview } from "./deck/overview.js";
 import { PresenterLink } from "./deck/presenter_link.js";
+import { Print } from "./deck/print.js";
 import { Progress } from "./deck/progress.js";
 import { Scale } from "./deck/scale.js";
 import { Touch } from "./deck/touch.js";
@@ -44,6 +45,7 @@ new Keyboard(actions, [blank, help, instructor, goTo, overview]);
 new Progress(deck);
 new Scale(deck);
 new Touch(deck);
+new Print(deck);
 
 // The on-screen buttons run the same actions as the keys.
 deck.root.addEventListener("click", (event) => {

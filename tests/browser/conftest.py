@@ -80,7 +80,8 @@ class PageWatch:
 
     def on_route(self, route):
         url = route.request.url
-        if urlparse(url).scheme in ("data", "blob") or urlparse(url).netloc == self.host:
+        local = urlparse(url).scheme in ("data", "blob", "file") or urlparse(url).netloc == self.host
+        if local:
             route.continue_()
         else:
             self.outside_requests.append(url)

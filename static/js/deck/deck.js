@@ -12,6 +12,9 @@ export class Deck extends EventTarget {
     window.addEventListener("popstate", this.onPopState);
     // Remember the first slide in history so Back returns to it.
     history.replaceState({ n: this.index + 1 }, "", location.href);
+    // A static export addresses slides as #/n (a file on disk has no /slides/n).
+    const fromHash = /^#\/(\d+)$/.exec(location.hash);
+    if (fromHash) this.goTo(Number(fromHash[1]), { push: false });
   }
 
   get total() { return this.slides.length; }

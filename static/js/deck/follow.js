@@ -24,6 +24,7 @@ export class Follow {
     this.onDemoState = this.onDemoState.bind(this);
     deck.addEventListener("slidechange", this.onSlideChange);
     deck.root.addEventListener("demostate", this.onDemoState);
+    if (!deck.root.dataset.followEventsUrl) return; // a static copy: no server to follow
     this.source = new EventSource(deck.root.dataset.followEventsUrl);
     this.source.addEventListener("follow", (event) => this.onState(JSON.parse(event.data)));
   }

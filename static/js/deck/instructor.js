@@ -45,6 +45,11 @@ export class InstructorPanel {
   }
 
   async check() {
+    if (!this.statusUrl) {
+      this.status.textContent = "This is a static copy of the lecture: the instructor tools need the lecturer's server.";
+      this.followBox.disabled = this.warmButton.disabled = true;
+      return;
+    }
     try {
       const { body } = await getJSON(this.statusUrl);
       this.status.textContent = body.instructor

@@ -30,8 +30,10 @@ function readParam(field) {
 }
 
 export class DemoWidget {
-  constructor(element) {
+  // `frozen`: in a static export, the results frozen into the page (demo id → result); no server.
+  constructor(element, frozen = null) {
     this.element = element;
+    this.frozen = frozen;
     this.demoId = element.dataset.demo;
     this.runUrl = element.dataset.runUrl;
     this.infoUrl = element.dataset.infoUrl;
@@ -78,6 +80,10 @@ export class DemoWidget {
   async onShow() {
     if (this.result) this.renderer.onShow?.(this.output);
     if (this.result || this.busy) return;
+    if (this.frozen) {
+      this.showFrozen();
+      return;
+    }
     let info;
     try {
       ({ body: info } = await getJSON(this.infoUrl));
@@ -94,13 +100,17 @@ export class DemoWidget {
   }
 
   async run({ force = false, params = this.readParams() } = {}) {
+    if (this.frozen) {
+      this.showFrozen();
+      return;
+    }
     if (this.busy) return;
     this.setBusy(true);
     this.showError(null);
     this.state.params = params;
     try {
       const { status, body } = await postJSON(this.runUrl, force ? { ...params, force: true } : params);
-      if (status === 200) this.showResult(body.result, true);
+      if (status === 200) this.showResult(body.result, "cached");
       else this.follow(body.events, body.job);
     } catch (error) {
       this.setBusy(false);
@@ -120,7 +130,7 @@ export class DemoWidget {
       },
       done: (state) => {
         this.stopFollowing = null;
-        this.showResult(state.result, state.cached);
+        this.showResult(state.result, state.cached ? "cached" : "fresh");
       },
       failed: (message) => {
         this.stopFollowing = null;
@@ -147,17 +157,25 @@ export class DemoWidget {
     this.emit({ status: "running", progress: fraction, message, badge: this.badge.textContent });
   }
 
-  showResult(result, cached) {
+  // A static copy of the lecture: the result frozen at export time, or a note that there is none.
+  showFrozen() {
+    const result = this.frozen[this.demoId];
+    if (result) this.showResult(result, "frozen");
+    else this.showError("This demo was not run before the lecture was exported; live runs need the lecturer's server.");
+  }
+
+  // `source`: "cached", "fresh" (trained just now) or "frozen" (a static export).
+  showResult(result, source) {
     this.result = result;
     this.progressBox.hidden = true;
     this.setBusy(false);
-    this.badge.dataset.state = cached ? "cached" : "fresh";
-    this.badge.textContent = cached
-      ? `cached · computed on ${result.device} in ${formatSeconds(result.train_seconds)}`
-      : `trained just now on ${result.device} in ${formatSeconds(result.train_seconds)}`;
+    const where = `${result.device} in ${formatSeconds(result.train_seconds)}`;
+    const badges = { cached: `cached · computed on ${where}`, fresh: `trained just now on ${where}`, frozen: `frozen copy · computed on ${where}` };
+    this.badge.dataset.state = source;
+    this.badge.textContent = badges[source];
     this.summary.textContent = result.summary ?? "";
     this.runButton.textContent = "Rerun";
-    this.retrainButton.hidden = false;
+    this.retrainButton.hidden = Boolean(this.frozen);
     this.renderer.render?.(this.output, result);
     this.emit({ status: "done", progress: 1, message: result.summary ?? "", badge: this.badge.textContent,
                 params: result.params, job: null, events: null });
@@ -167,7 +185,7 @@ export class DemoWidget {
   async showCached(params) {
     try {
       const { body } = await postJSON(this.lookupUrl, params);
-      if (body.status === "done") this.showResult(body.result, true);
+      if (body.status === "done") this.showResult(body.result, "cached");
     } catch (error) {
       this.showError(this.explain(error));
     }

@@ -64,10 +64,17 @@ class CacheStatus {
     this.warmButton.addEventListener("click", this.onWarm);
   }
 
+  // In a static export, the demos' states are the results frozen into the page.
+  frozenStates() {
+    const frozen = JSON.parse(document.getElementById("frozen-results").textContent);
+    this.warmButton.hidden = true;
+    return this.slides.map(({ demo }) => ({ id: demo, cached: demo in frozen, frozen: true }));
+  }
+
   async refresh() {
     let demos;
     try {
-      ({ body: { demos } } = await getJSON(this.demosUrl));
+      demos = this.demosUrl ? (await getJSON(this.demosUrl)).body.demos : this.frozenStates();
     } catch (error) {
       this.message.textContent = error.message;
       return;
@@ -75,7 +82,7 @@ class CacheStatus {
     const byId = new Map(demos.map((demo) => [demo.id, demo]));
     this.chips.replaceChildren(...this.slides.map(({ n, demo }) => this.chip(n, demo, byId.get(demo))));
     const cached = this.slides.filter(({ demo }) => byId.get(demo)?.cached).length;
-    this.heading.textContent = `Demos in this deck: ${cached} of ${this.slides.length} cached`;
+    this.heading.textContent = `Demos in this deck: ${cached} of ${this.slides.length} ${this.demosUrl ? "cached" : "frozen in this copy"}`;
     const running = demos.some((demo) => demo.job);
     clearTimeout(this.timer);
     if (running) this.timer = setTimeout(() => this.refresh(), POLL_MS);
@@ -85,7 +92,7 @@ class CacheStatus {
     const chip = element("li", "cache-chip");
     let state = "missing", label = "not built yet";
     if (demo?.job) [state, label] = ["training", `${demo.job.status} ${Math.round(demo.job.progress * 100)}%`];
-    else if (demo?.cached) [state, label] = ["cached", "cached"];
+    else if (demo?.cached) [state, label] = ["cached", demo.frozen ? "frozen" : "cached"];
     else if (demo) [state, label] = ["cold", "not cached"];
     chip.dataset.state = state;
     chip.title = `Slide ${n}: ${demoId} (${label})`;

@@ -1,0 +1,56 @@
+"""`flask export`: a static copy with every slide, its notes, the assets and the frozen results."""
+import json
+
+import pytest
+
+from app import create_app
+from web.bundle import BundleError, bundle
+
+
+@pytest.fixture
+def exported(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache")})
+    engine = app.extensions["engine"]
+    engine.compute(*engine.resolve("system_check", None))
+    out = tmp_path / "export"
+    result = app.test_cli_runner().invoke(args=["export", str(out)])
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+def test_the_export_holds_every_slide_its_notes_and_the_assets(exported):
+    out, _ = exported
+    html = (out / "index.html").read_text()
+    assert html.count('<section class="slide') == 13
+    assert html.count('<aside class="notes" hidden>') == 13
+    assert 'data-url="#/5"' in html and 'href="#/13"' in html  # slides work without a server
+    assert 'src="static/js/main.bundle.js"' in html and 'type="module"' not in html  # modules do not load from disk
+    assert 'src="vendor/plotly.min.js"' in html and (out / "vendor" / "plotly.min.js").stat().st_size > 1_000_000
+    assert "/api/" not in html, "a static copy calls no server"
+    for asset in ["static/css/deck.css", "static/js/main.bundle.js", "static/js/presenter.bundle.js", "presenter.html"]:
+        assert (out / asset).is_file(), asset
+
+
+def test_the_export_freezes_cached_results_and_says_which(exported, tmp_path):
+    out, output = exported
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [item["demo"] for item in manifest["frozen"]] == ["system_check"]
+    assert manifest["frozen"][0]["device"] == "cpu"
+    assert "amnesia" in manifest["not_frozen"]
+    assert "froze system_check" in output and "computed on cpu" in output and "not frozen" in output
+    frozen = json.loads((out / "results" / "system_check.json").read_text())
+    html = (out / "index.html").read_text()
+    embedded = json.loads(html.split('<script type="application/json" id="frozen-results">')[1].split("</script>")[0])
+    assert embedded == {"system_check": frozen}
+
+
+def test_the_bundler_wraps_modules_and_refuses_what_it_cannot_handle(tmp_path):
+    (tmp_path / "a.js").write_text('import { b as bee, c } from "./b.js";\nimport * as all from "./b.js";\nexport const a = bee + c;\n')
+    (tmp_path / "b.js").write_text("export const b = 1;\nexport function c() { return 2; }\n")
+    code = bundle(tmp_path / "a.js", tmp_path)
+    assert 'const { b: bee, c } = __load("b.js");' in code and 'const all = __load("b.js");' in code
+    assert "return { a };" in code and "return { b, c };" in code
+    assert code.count('__define("b.js"') == 1, "a module imported twice is bundled once"
+    (tmp_path / "d.js").write_text("export default 3;\n")
+    with pytest.raises(BundleError, match="d.js"):
+        bundle(tmp_path / "d.js", tmp_path)

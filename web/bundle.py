@@ -1,0 +1,76 @@
+"""One classic script from our ES modules, for the static export.
+
+Browsers refuse ES modules from `file://` pages, and the export must open straight from
+disk. Our modules keep to a small subset of the syntax (named imports, `import * as`,
+`export` before a class, function or const), so each can be wrapped in a function that
+receives its imports and returns its exports. Anything outside that subset is an error,
+not a silent mistake.
+"""
+import json
+import re
+from pathlib import Path
+
+IMPORT_NAMED = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"([^"]+)";?[ \t]*$', re.MULTILINE)
+IMPORT_ALL = re.compile(r'^import\s+\*\s+as\s+(\w+)\s+from\s*"([^"]+)";?[ \t]*$', re.MULTILINE)
+EXPORT_DECLARATION = re.compile(r"^export\s+((?:async\s+)?function\*?|class|const|let)\s+(\w+)", re.MULTILINE)
+
+RUNTIME = """(() => {
+"use strict";
+const definitions = {}, modules = {};
+function __define(name, factory) { definitions[name] = factory; }
+function __load(name) {
+  if (!(name in modules)) modules[name] = definitions[name](__load);
+  return modules[name];
+}
+"""
+
+
+class BundleError(ValueError):
+    pass
+
+
+def module_name(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def wrap_module(path: Path, root: Path) -> tuple[str, list[Path]]:
+    """The module as `__define(name, (__load) => {...; return {exports}})`, and the files it imports."""
+    source = path.read_text(encoding="utf-8")
+    imports: list[Path] = []
+
+    def resolve(spec: str) -> str:
+        if not spec.startswith("."):
+            raise BundleError(f"{path}: only relative imports can be bundled, not {spec!r}")
+        target = (path.parent / spec).resolve()
+        imports.append(target)
+        return json.dumps(module_name(target, root))
+
+    def named(match: re.Match) -> str:
+        names = [part.strip() for part in match.group(1).split(",") if part.strip()]
+        bindings = ", ".join(f"{a}: {b}" if " as " in n else n for n in names for a, _, b in [n.partition(" as ")])
+        return f"const {{ {bindings} }} = __load({resolve(match.group(2))});"
+
+    body = IMPORT_NAMED.sub(named, source)
+    body = IMPORT_ALL.sub(lambda m: f"const {m.group(1)} = __load({resolve(m.group(2))});", body)
+    exported = EXPORT_DECLARATION.findall(body)
+    body = EXPORT_DECLARATION.sub(lambda m: f"{m.group(1)} {m.group(2)}", body)
+    leftover = re.search(r"^\s*(import|export)\b.*$", body, re.MULTILINE)
+    if leftover or re.search(r"\bimport\s*\(|\bimport\.meta\b", body):
+        raise BundleError(f"{path}: syntax the bundler does not handle: {leftover.group(0) if leftover else 'import()'}")
+    names = ", ".join(name for _, name in exported)
+    return f"__define({json.dumps(module_name(path, root))}, (__load) => {{\n{body}\nreturn {{ {names} }};\n}});\n", imports
+
+
+def bundle(entry: Path, root: Path) -> str:
+    """Every module `entry` needs, wrapped, then `entry` run: one classic script."""
+    entry, root = entry.resolve(), root.resolve()
+    parts, seen, todo = [], set(), [entry]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        code, imports = wrap_module(path, root)
+        parts.append(code)
+        todo.extend(imports)
+    return RUNTIME + "".join(parts) + f"__load({json.dumps(module_name(entry, root))});\n}})();\n"

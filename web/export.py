@@ -1,0 +1,87 @@
+"""`flask --app app export OUTDIR`: a static copy of the lecture that needs no Python.
+
+It holds every slide and its notes, the assets, Plotly, and the cached default result of
+every demo frozen as JSON (in `results/`, and inside the page so it opens from disk). A
+static host or a CDN can serve it to any number of students; live runs stay on the
+lecturer's server. It opens at `index.html`; slides are `index.html#/n`.
+"""
+import json
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+from flask import Flask, current_app, g, render_template
+from flask.cli import with_appcontext
+
+from demos import DEMOS
+from web.assets import plotly_js
+from web.bundle import bundle
+from web.deck import get_deck
+
+ENTRY_POINTS = {"js/main.bundle.js": "js/main.js", "js/presenter.bundle.js": "js/presenter/main.js"}
+
+
+def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
+    """The cached default result of each demo, and the ids of those with none."""
+    engine = current_app.extensions["engine"]
+    frozen, missing = {}, []
+    for demo_id in demo_ids:
+        entry = engine.cached(demo_id) if demo_id in DEMOS else None
+        if entry is None:
+            missing.append(demo_id)
+        else:
+            frozen[demo_id] = entry.result
+    return frozen, missing
+
+
+def render_pages(deck, frozen: dict) -> dict[str, str]:
+    with current_app.test_request_context("/"):
+        g.static_export = True
+        return {
+            "index.html": render_template("deck/deck.html", deck=deck, current=deck[0], demos=DEMOS,
+                                          frozen=frozen, print_mode=False),
+            "presenter.html": render_template("deck/presenter.html", deck=deck),
+        }
+
+
+def write_export(outdir: Path) -> dict:
+    deck = get_deck()
+    frozen, missing = frozen_results([slide.demo for slide in deck])
+    static_dir = Path(current_app.static_folder)
+    shutil.copytree(static_dir, outdir / "static", dirs_exist_ok=True)
+    for bundle_name, entry in ENTRY_POINTS.items():
+        (outdir / "static" / bundle_name).write_text(bundle(static_dir / entry, static_dir), encoding="utf-8")
+    (outdir / "vendor").mkdir(parents=True, exist_ok=True)
+    (outdir / "vendor" / "plotly.min.js").write_bytes(plotly_js()[0])
+    for name, html in render_pages(deck, frozen).items():
+        (outdir / name).write_text(html, encoding="utf-8")
+    (outdir / "results").mkdir(exist_ok=True)
+    for demo_id, result in frozen.items():
+        (outdir / "results" / f"{demo_id}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+    manifest = {
+        "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "frozen": [{"demo": demo_id, "device": result["device"], "train_seconds": result["train_seconds"],
+                    "params": result["params"]} for demo_id, result in frozen.items()],
+        "not_frozen": missing,
+    }
+    (outdir / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    return manifest
+
+
+@click.command("export")
+@with_appcontext
+@click.argument("outdir", type=click.Path(file_okay=False, path_type=Path))
+def export_command(outdir: Path):
+    """Write a static copy of the lecture to OUTDIR (open OUTDIR/index.html, or serve the folder)."""
+    manifest = write_export(outdir)
+    click.echo(f"Exported the lecture to {outdir}/index.html")
+    for item in manifest["frozen"]:
+        click.echo(f"  froze {item['demo']:<22} computed on {item['device']} in {item['train_seconds']:.2f} s")
+    if manifest["not_frozen"]:
+        click.echo(f"  not frozen (no cached default result; run `flask --app app warm` first): "
+                   f"{', '.join(manifest['not_frozen'])}")
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(export_command)

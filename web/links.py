@@ -1,0 +1,30 @@
+"""Links in templates: the server's URLs when live, relative file paths in a static export
+(`flask export`), so the same templates serve both."""
+from flask import Flask, g, url_for
+
+from web.assets import plotly_version
+
+
+def exporting() -> bool:
+    return g.get("static_export", False)
+
+
+def static_url(filename: str) -> str:
+    return f"static/{filename}" if exporting() else url_for("static", filename=filename)
+
+
+def slide_url(n: int) -> str:
+    return f"#/{n}" if exporting() else url_for("deck.slide", n=n)
+
+
+def plotly_url() -> str:
+    return "vendor/plotly.min.js" if exporting() else url_for("assets.plotly", ver=plotly_version())
+
+
+def page_url(endpoint: str, export_file: str) -> str:
+    return export_file if exporting() else url_for(endpoint)
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals.update(exporting=exporting, static_url=static_url, slide_url=slide_url,
+                                 plotly_url=plotly_url, page_url=page_url)
