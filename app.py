@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import api, assets, cli, deck, errors, export, follow, headers, links
+from web import api, assets, cli, deck, errors, export, follow, headers, health, links, logs
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -16,12 +16,15 @@ def create_app(config: dict | None = None) -> Flask:
         INSTRUCTOR_TOKEN=None,  # FLASK_INSTRUCTOR_TOKEN; without one, only localhost may retrain or warm
         MAX_QUEUED_JOBS=32,
         STUDENT_JOBS_PER_MINUTE=6,  # training runs a student (not the instructor) may start per minute
+        MAX_EVENT_STREAMS=500,  # open progress/follow streams per server process
+        TORCH_THREADS=None,  # FLASK_TORCH_THREADS: CPU threads a training job may use (default: PyTorch's choice)
         MAX_CONTENT_LENGTH=16 * 1024,  # demo parameters are small; anything bigger is refused
     )
     app.config.from_prefixed_env()
     if config:
         app.config.from_mapping(config)
 
+    logs.init_app(app)
     headers.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
@@ -29,6 +32,7 @@ def create_app(config: dict | None = None) -> Flask:
     deck.init_app(app)
     api.init_app(app)
     follow.init_app(app)
+    health.init_app(app)
     cli.init_app(app)
     export.init_app(app)
     return app

@@ -31,15 +31,20 @@ log = logging.getLogger(__name__)
 MEMORY_MODELS = 8  # most recently used models kept loaded
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that no reader, and no crash, ever sees half of it."""
+def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write `data` to `path` so that no reader, and no crash, ever sees half of it.
+
+    `durable` also waits until the bytes are on disk before the rename (results and models);
+    passing notices that are soon out of date skip that wait.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -8,19 +8,25 @@ drive the same `Engine`.
   across processes sharing the cache folder, a file lock lets one train and the others
   wait and then read its result.
 - `compute` is the one path that trains: under the key's lock, look in the cache, else
-  run the demo and store the result.
+  run the demo (holding the device's lock: one training at a time per device, across
+  processes) and store the result.
+- Every job posts its state on the board, so any server process can report on it.
 """
+import json
 import logging
 import queue
+import re
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Callable
 
 import filelock
+import torch
 
 from demos import DEMOS, get_demo
 from demos.device import device_label, pick_device
@@ -28,11 +34,15 @@ from demos.params import validate
 from demos.runner import Progress, no_progress, run_demo
 from demos.storage import ModelStore
 from demos.versions import code_version
+from engine.board import Board
 from engine.cache import Entry, ResultCache, cache_key
-from engine.jobs import Job
+from engine.jobs import Job, RemoteJob, notice_name
 
 log = logging.getLogger(__name__)
+job_log = logging.getLogger("greatshift.jobs")  # one JSON line per training job
 RECENT_JOBS = 500  # finished jobs remembered for late pollers
+JOB_NOTICE_SECONDS = 3600  # how long other processes can still read about a finished job
+JOB_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
 class QueueFull(Exception):
@@ -46,10 +56,15 @@ class Submission:
 
 
 class Engine:
-    def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8):
+    def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8,
+                 torch_threads: int | None = None):
         self.device = pick_device(device)
+        if torch_threads:  # leave cores to the threads serving requests while a model trains
+            torch.set_num_threads(torch_threads)
         self.cache = ResultCache(cache_dir)
         self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
+        self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode
+        self.board.remove_older_than("job-", JOB_NOTICE_SECONDS)
         for demo in DEMOS.values():
             self.cache.pin(self.default_key(demo))
         self.queue: queue.Queue[Job] = queue.Queue(maxsize=max_queued)
@@ -102,7 +117,7 @@ class Engine:
                 return Submission(entry=entry)
             if admit is not None:
                 admit()
-            job = Job(demo.ID, params, key, force)
+            job = Job(demo.ID, params, key, force, on_publish=self._post_notice)
             try:
                 self.queue.put_nowait(job)
             except queue.Full:
@@ -113,8 +128,16 @@ class Engine:
             self._start_worker()
         return Submission(job=job)
 
-    def job(self, job_id: str) -> Job | None:
-        return self.jobs.get(job_id)
+    def job(self, job_id: str) -> Job | RemoteJob | None:
+        """A job of this process, or one another server process posted on the board."""
+        if job_id in self.jobs:
+            return self.jobs[job_id]
+        if JOB_ID.match(job_id) and self.board.read(notice_name(job_id))[0]:
+            return RemoteJob(self.board, job_id)
+        return None
+
+    def _post_notice(self, job: Job) -> None:
+        self.board.write(notice_name(job.id), job.snapshot())
 
     def active_job(self, demo_id: str, raw_params: dict | None = None) -> Job | None:
         _, _, key = self.resolve(demo_id, raw_params)
@@ -125,37 +148,38 @@ class Engine:
     def compute(self, demo: ModuleType, params: dict, key: str, progress: Progress = no_progress,
                 force: bool = False) -> tuple[Entry, bool]:
         """The result for `key`, trained here only if no one has it; returns (entry, trained_here)."""
-        lock = self.cache.lock_for(key)
-        try:
-            lock.acquire(timeout=0)
-        except filelock.Timeout:
-            progress(0.0, "another server process is training this demo; waiting for its result")
-            lock.acquire()
-        try:
+        with holding(self.cache.lock_for(key), progress, "another server process is training this demo; waiting for its result"):
             if not force:
                 entry = self.cache.get(demo.ID, key)
                 if entry is not None:
                     return entry, False
-            started = time.perf_counter()
-            result = run_demo(demo, params, progress, self.device, self.models)
-            entry = self.cache.put(demo.ID, key, params, result)
-            log.info("trained %s %s on %s in %.2f s", demo.ID, params, self.device_label, time.perf_counter() - started)
-            return entry, True
-        finally:
-            lock.release()
+            # One training at a time on this device, across every process sharing the cache folder.
+            device_lock = self.cache.lock_for(f"device-{self.device.type}")
+            with holding(device_lock, progress, f"waiting for the {self.device.type}: another process is training on it"):
+                result = run_demo(demo, params, progress, self.device, self.models)
+            return self.cache.put(demo.ID, key, params, result), True
 
     def _run_job(self, job: Job) -> None:
         job.start()
+        started = time.perf_counter()
+        record = {"event": "job", "job": job.id, "demo": job.demo_id, "params": job.params, "device": self.device_label}
         try:
             entry, trained = self.compute(get_demo(job.demo_id), job.params, job.key, job.report, job.force)
-            job.finish(entry.result, cached=not trained)
+            record["outcome"] = "trained" if trained else "cached"
         except Exception as error:  # a failed demo must not take the worker down with it
             log.exception("job %s (%s) failed", job.id, job.demo_id)
-            job.fail(explain_failure(error))
-        finally:
-            with self.lock:
-                if self.in_flight.get(job.key) is job:
-                    del self.in_flight[job.key]
+            record.update(outcome="failed", error=explain_failure(error))
+        # Leave in_flight before telling anyone the job ended, so that a request that hears
+        # of the end and asks again gets the cached result or a fresh job, never this one.
+        with self.lock:
+            if self.in_flight.get(job.key) is job:
+                del self.in_flight[job.key]
+        if record["outcome"] == "failed":
+            job.fail(record["error"])
+        else:
+            job.finish(entry.result, cached=record["outcome"] == "cached")
+        record["seconds"] = round(time.perf_counter() - started, 3)
+        job_log.info(json.dumps(record))
 
     def _work(self) -> None:
         while True:
@@ -189,6 +213,20 @@ class Engine:
                 "job": job.brief() if job else None,
             })
         return rows
+
+
+@contextmanager
+def holding(lock, progress: Progress, waiting_message: str):
+    """Hold `lock` for the block; if someone else has it, say so through `progress`, then wait."""
+    try:
+        lock.acquire(timeout=0)
+    except filelock.Timeout:
+        progress(0.0, waiting_message)
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def explain_failure(error: Exception) -> str:

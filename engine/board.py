@@ -2,8 +2,8 @@
 can write and read, and wait on for the next change.
 
 Writes are atomic files under `<cache>/board/`. Each process runs one watcher thread that
-looks at the files' modification stamps ten times a second and wakes its own waiters, so
-a thousand waiting event streams cost one `stat` loop, not a thousand. Without a folder
+looks at the modification stamps of the notices someone waits on, ten times a second, and
+wakes its own waiters, so a thousand waiting event streams cost one `stat` loop. Without a folder
 (or if it cannot be written) the board lives in this process's memory.
 """
 import json
@@ -23,6 +23,7 @@ class Board:
         self.directory = Path(directory) / "board" if directory else None
         self.memory: dict[str, tuple[int, object]] = {}  # name → (version, value), this process's view
         self.changed = threading.Condition()
+        self.watched: set[str] = set()  # the names someone in this process has waited on
         self.watcher: threading.Thread | None = None
 
     def path(self, name: str) -> Path:
@@ -34,7 +35,7 @@ class Board:
         data = json.dumps({"version": version, "value": value}, separators=(",", ":")).encode()
         if self.directory is not None:
             try:
-                atomic_write_bytes(self.path(name), data)
+                atomic_write_bytes(self.path(name), data, durable=False)
             except OSError as error:
                 log.warning("cannot write the board %s (%s): sharing in this process only", self.directory, error)
                 self.directory = None
@@ -51,6 +52,7 @@ class Board:
 
     def wait(self, name: str, seen_version: int, timeout: float, default=None) -> tuple[int, object]:
         """Block until `name` has a version newer than `seen_version`, or `timeout` passes."""
+        self.watched.add(name)
         self._start_watcher()
         with self.changed:
             self.changed.wait_for(lambda: self.memory.get(name, (0, None))[0] > seen_version, timeout=timeout)
@@ -85,12 +87,24 @@ class Board:
     def _watch(self) -> None:
         stamps: dict[str, int] = {}
         while self.directory is not None:
-            try:
-                for path in self.directory.glob("*.json"):
-                    stamp = path.stat().st_mtime_ns
-                    if stamps.get(path.stem) != stamp:
-                        stamps[path.stem] = stamp
-                        self._refresh(path.stem)
-            except OSError:
-                pass  # the folder may not exist yet
+            for name in list(self.watched):
+                try:
+                    stamp = self.path(name).stat().st_mtime_ns
+                except OSError:
+                    continue  # not posted yet
+                if stamps.get(name) != stamp:
+                    stamps[name] = stamp
+                    self._refresh(name)
             time.sleep(POLL_SECONDS)
+
+    def remove_older_than(self, prefix: str, seconds: float) -> None:
+        """Delete notices named `prefix...` not written for `seconds` (finished jobs' notices)."""
+        if self.directory is None:
+            return
+        cutoff = time.time() - seconds
+        for path in self.directory.glob(f"{prefix}*.json"):
+            try:
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+            except OSError:
+                pass

@@ -8,13 +8,15 @@ import json
 import secrets
 import threading
 import time
+from typing import Callable
 
 TERMINAL = ("done", "failed")
 PUBLISH_INTERVAL = 0.1  # seconds
 
 
 class Job:
-    def __init__(self, demo_id: str, params: dict, key: str, force: bool = False):
+    def __init__(self, demo_id: str, params: dict, key: str, force: bool = False,
+                 on_publish: Callable[["Job"], None] | None = None):
         self.id = secrets.token_hex(8)
         self.demo_id = demo_id
         self.params = params
@@ -32,6 +34,7 @@ class Job:
         self._pending_data = None
         self._last_publish = 0.0
         self._changed = threading.Condition()
+        self._on_publish = on_publish  # e.g. post the job on the board for other server processes
 
     @property
     def finished(self) -> bool:
@@ -70,6 +73,8 @@ class Job:
                 setattr(self, name, value)
             self.version += 1
             self._changed.notify_all()
+        if self._on_publish is not None:
+            self._on_publish(self)
 
     # ---- called by listeners
 
@@ -95,3 +100,26 @@ class Job:
         with self._changed:
             self._changed.wait_for(lambda: self.version > seen_version, timeout=timeout)
             return self.version
+
+
+class RemoteJob:
+    """A job that another server process runs, seen through the notice it posts on the board."""
+
+    def __init__(self, board, job_id: str):
+        self.board = board
+        self.id = job_id
+        self.notice = notice_name(job_id)
+
+    def snapshot(self) -> dict:
+        return self.board.read(self.notice)[1]
+
+    @property
+    def finished(self) -> bool:
+        return self.snapshot()["status"] in TERMINAL
+
+    def wait_for_change(self, seen_version: int, timeout: float) -> int:
+        return self.board.wait(self.notice, seen_version, timeout)[0]
+
+
+def notice_name(job_id: str) -> str:
+    return f"job-{job_id}"

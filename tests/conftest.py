@@ -2,6 +2,9 @@
 import pytest
 
 from app import create_app
+from demos import DEMOS
+
+FAST_DEMOS = ("system_check", "line_fit")
 
 
 @pytest.fixture
@@ -18,3 +21,11 @@ def client(app):
 def deck(client):
     """The slide list as the API reports it."""
     return client.get("/api/slides").get_json()["slides"]
+
+
+@pytest.fixture
+def only_fast_demos(monkeypatch):
+    """The registry with only the two quick demos, for tests that warm or list every demo."""
+    for demo_id in list(DEMOS):
+        if demo_id not in FAST_DEMOS:
+            monkeypatch.delitem(DEMOS, demo_id)

@@ -168,7 +168,7 @@ def test_without_a_token_only_this_machine_may_force(client):
     assert final["cached"] is False
 
 
-def test_warm_all_is_for_the_instructor_and_queues_what_is_not_cached(client):
+def test_warm_all_is_for_the_instructor_and_queues_what_is_not_cached(client, only_fast_demos):
     assert client.post("/api/warm", environ_base=NOT_LOCAL).status_code == 403
     run_to_completion(client, params=None)  # line_fit's default is cached now
     response = client.post("/api/warm")

@@ -46,10 +46,10 @@ def test_the_export_freezes_cached_results_and_says_which(exported, tmp_path):
 
 def test_the_bundler_wraps_modules_and_refuses_what_it_cannot_handle(tmp_path):
     (tmp_path / "a.js").write_text('import { b as bee, c } from "./b.js";\nimport * as all from "./b.js";\nexport const a = bee + c;\n')
-    (tmp_path / "b.js").write_text("export const b = 1;\nexport function c() { return 2; }\n")
+    (tmp_path / "b.js").write_text("export const b = 1;\nfunction c() { return 2; }\nconst d = 4;\nexport { c, d as dee };\n")
     code = bundle(tmp_path / "a.js", tmp_path)
     assert 'const { b: bee, c } = __load("b.js");' in code and 'const all = __load("b.js");' in code
-    assert "return { a };" in code and "return { b, c };" in code
+    assert "return { a };" in code and "return { b, c, dee: d };" in code
     assert code.count('__define("b.js"') == 1, "a module imported twice is bundled once"
     (tmp_path / "d.js").write_text("export default 3;\n")
     with pytest.raises(BundleError, match="d.js"):

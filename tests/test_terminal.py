@@ -59,10 +59,10 @@ def test_python_m_demos_explains_bad_arguments(args, words):
 
 def test_flask_warm_trains_everything_once_then_finds_it_cached(tmp_path):
     env = {"FLASK_CACHE_DIR": str(tmp_path / "cache")}
-    first = run("-m", "flask", "--app", "app", "warm", env=env)
+    first = run("-m", "flask", "--app", "app", "warm", "system_check", "line_fit", env=env)
     assert first.returncode == 0, first.stderr
     assert {row[0]: row[1] for row in warm_table(first.stdout)} == {"system_check": "trained", "line_fit": "trained"}
-    second = run("-m", "flask", "--app", "app", "warm", env=env)
+    second = run("-m", "flask", "--app", "app", "warm", "system_check", "line_fit", env=env)
     assert {row[0]: row[1] for row in warm_table(second.stdout)} == {"system_check": "cached", "line_fit": "cached"}
 
 
@@ -87,3 +87,8 @@ def test_flask_device_setting_reaches_the_engine(tmp_path):
     assert app.extensions["engine"].device_label == "cpu"
     with pytest.raises(DeviceError):
         create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "DEVICE": "cuda"})
+
+
+def test_flask_warm_refuses_an_unknown_demo(tmp_path):
+    out = run("-m", "flask", "--app", "app", "warm", "nope", env={"FLASK_CACHE_DIR": str(tmp_path)})
+    assert out.returncode != 0 and "unknown demo(s): nope" in out.stderr

@@ -195,6 +195,7 @@ def job_events(job_id: str):
 def init_app(app: Flask) -> None:
     cache_dir = app.config.get("CACHE_DIR") or str(Path(app.instance_path) / "cache")
     app.extensions["engine"] = Engine(Path(cache_dir), device=str(app.config.get("DEVICE", "auto")),
-                                      max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)))
+                                      max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)),
+                                      torch_threads=app.config.get("TORCH_THREADS"))
     ratelimit.init_app(app)
     app.register_blueprint(bp)

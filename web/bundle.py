@@ -13,6 +13,7 @@ from pathlib import Path
 IMPORT_NAMED = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"([^"]+)";?[ \t]*$', re.MULTILINE)
 IMPORT_ALL = re.compile(r'^import\s+\*\s+as\s+(\w+)\s+from\s*"([^"]+)";?[ \t]*$', re.MULTILINE)
 EXPORT_DECLARATION = re.compile(r"^export\s+((?:async\s+)?function\*?|class|const|let)\s+(\w+)", re.MULTILINE)
+EXPORT_LIST = re.compile(r"^export\s*\{([^}]*)\}\s*;?[ \t]*$", re.MULTILINE)
 
 RUNTIME = """(() => {
 "use strict";
@@ -52,12 +53,17 @@ def wrap_module(path: Path, root: Path) -> tuple[str, list[Path]]:
 
     body = IMPORT_NAMED.sub(named, source)
     body = IMPORT_ALL.sub(lambda m: f"const {m.group(1)} = __load({resolve(m.group(2))});", body)
-    exported = EXPORT_DECLARATION.findall(body)
+    exported = [f"{name}" for _, name in EXPORT_DECLARATION.findall(body)]
     body = EXPORT_DECLARATION.sub(lambda m: f"{m.group(1)} {m.group(2)}", body)
+    for names in EXPORT_LIST.findall(body):  # export { a, b as c };
+        for part in filter(None, (p.strip() for p in names.split(","))):
+            local, _, public = part.partition(" as ")
+            exported.append(f"{public}: {local}" if public else local)
+    body = EXPORT_LIST.sub("", body)
     leftover = re.search(r"^\s*(import|export)\b.*$", body, re.MULTILINE)
     if leftover or re.search(r"\bimport\s*\(|\bimport\.meta\b", body):
         raise BundleError(f"{path}: syntax the bundler does not handle: {leftover.group(0) if leftover else 'import()'}")
-    names = ", ".join(name for _, name in exported)
+    names = ", ".join(exported)
     return f"__define({json.dumps(module_name(path, root))}, (__load) => {{\n{body}\nreturn {{ {names} }};\n}});\n", imports
 
 

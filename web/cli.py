@@ -10,15 +10,20 @@ from demos.terminal import ProgressBar
 
 
 @click.command("warm")
+@click.argument("demo_ids", nargs=-1)
 @with_appcontext
-def warm_command():
-    """Train and cache the default result of every demo. Safe to run while the server is up:
-    a demo the server is training already is waited for, not trained twice."""
+def warm_command(demo_ids: tuple[str, ...]):
+    """Train and cache the default result of every demo (or of DEMO_IDS). Safe to run while the
+    server is up: a demo the server is training already is waited for, not trained twice."""
     engine = current_app.extensions["engine"]
-    click.echo(f"Warming {len(DEMOS)} demos on {engine.device_label}; cache: {engine.cache.directory}")
-    width = max(map(len, DEMOS))
+    unknown = sorted(set(demo_ids) - set(DEMOS))
+    if unknown:
+        raise click.UsageError(f"unknown demo(s): {', '.join(unknown)}; demos: {', '.join(DEMOS)}")
+    demo_ids = demo_ids or tuple(DEMOS)
+    click.echo(f"Warming {len(demo_ids)} demos on {engine.device_label}; cache: {engine.cache.directory}")
+    width = max(map(len, demo_ids))
     rows = []
-    for demo_id in DEMOS:
+    for demo_id in demo_ids:
         demo, params, key = engine.resolve(demo_id, None)
         bar = ProgressBar(label=f"{demo_id:<{width}}  ")
         started = time.perf_counter()

@@ -13,12 +13,28 @@ def get_deck() -> list[Slide]:
     return current_app.extensions["deck"].get()
 
 
+class PageCache:
+    """Each slide's page rendered once (a whole class opens the same pages), again after an edit."""
+
+    def __init__(self):
+        self.deck = None
+        self.pages: dict[tuple[int, bool], str] = {}
+
+    def page(self, deck: list[Slide], n: int, print_mode: bool) -> str:
+        if deck is not self.deck:  # the slide files changed: DeckCache read them again
+            self.deck, self.pages = deck, {}
+        key = (n, print_mode)
+        if key not in self.pages:
+            self.pages[key] = render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS,
+                                              print_mode=print_mode)
+        return self.pages[key]
+
+
 def render_deck(n: int):
     deck = get_deck()
     if not 1 <= n <= len(deck):
         abort(404)
-    return render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS,
-                           print_mode="print" in request.args)
+    return current_app.extensions["deck_pages"].page(deck, n, "print" in request.args)
 
 
 @bp.get("/")
@@ -45,4 +61,5 @@ def api_slides():
 
 def init_app(app: Flask) -> None:
     app.extensions["deck"] = DeckCache(Path(app.config["SLIDES_DIR"]))
+    app.extensions["deck_pages"] = PageCache()
     app.register_blueprint(bp)

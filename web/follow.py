@@ -101,6 +101,5 @@ def events():
 
 
 def init_app(app: Flask) -> None:
-    cache_dir = app.extensions["engine"].cache.directory
-    app.extensions["board"] = Board(cache_dir)
+    app.extensions["board"] = app.extensions["engine"].board
     app.register_blueprint(bp)

@@ -1,10 +1,23 @@
-"""Server-Sent Events: one loop for every stream the site sends (a job's progress, follow mode)."""
+"""Server-Sent Events: one loop for every stream the site sends (a job's progress, follow mode).
+
+Each open stream holds a server thread, so their number is capped (`MAX_EVENT_STREAMS` per
+process); a stream that cannot start gets a 503 and the browser's EventSource retries.
+A comment goes out every few seconds: it keeps proxies from closing quiet streams, and
+it is how the server notices a listener that has gone (the write fails and the thread ends).
+"""
 import json
+import threading
 from typing import Callable, Iterator
 
-from flask import Response, stream_with_context
+from flask import Response, current_app, jsonify, stream_with_context
 
-HEARTBEAT_SECONDS = 15  # a comment this often, so a dead connection is noticed and closed
+HEARTBEAT_SECONDS = 5
+_open = 0
+_open_lock = threading.Lock()
+
+
+def open_streams() -> int:
+    return _open
 
 
 def format_event(event: str, data: dict) -> str:
@@ -17,18 +30,32 @@ def event_stream(wait_for_change: Callable[[int, float], int], current: Callable
     `wait_for_change(seen_version, timeout)` blocks until something changes and returns the
     version now; `current()` returns (event name, data, final).
     """
+    global _open
+    with _open_lock:
+        if _open >= current_app.config["MAX_EVENT_STREAMS"]:
+            response = jsonify(error="Too many live connections right now; try again in a few seconds.", status=503)
+            response.status_code = 503
+            response.headers["Retry-After"] = "5"
+            return response
+        _open += 1
+
     def stream() -> Iterator[str]:
-        seen = -1
-        while True:
-            version = wait_for_change(seen, HEARTBEAT_SECONDS)
-            if version == seen:
-                yield ": still here\n\n"
-                continue
-            seen = version
-            event, data, final = current()
-            yield format_event(event, data)
-            if final:
-                return
+        global _open
+        try:
+            seen = -1
+            while True:
+                version = wait_for_change(seen, HEARTBEAT_SECONDS)
+                if version == seen:
+                    yield ": still here\n\n"
+                    continue
+                seen = version
+                event, data, final = current()
+                yield format_event(event, data)
+                if final:
+                    return
+        finally:  # also when the listener has gone and the server closes the stream
+            with _open_lock:
+                _open -= 1
 
     return Response(stream_with_context(stream()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,0 +1,240 @@
+"""A lecture hall at once: N simulated students against the real server for T seconds.
+
+Each student, with a short pause between steps: opens a slide page, fetches a cached demo
+result, and now and then subscribes to the progress stream of the job that is training
+(reads its first event, then leaves). Meanwhile one training job runs at all times. Prints
+requests per second, p50/p99 latency per kind of request, and errors.
+
+Target on a 2-core machine: 200 students for 60 s, 0 errors, p99 under 100 ms for slide
+pages and cached results, while one training job runs.
+
+    python -m benchmarks.load [--students 200] [--seconds 60] [--server gunicorn|flask] [--url URL]
+
+The client is a small asyncio HTTP/1.1 client of our own: one process, one thread, so that
+it takes as little of the machine's CPU from the server as possible.
+"""
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import urlparse
+
+from benchmarks.stats import percentile
+from tests.live_server import ROOT, free_port
+
+CACHED_DEMO = "system_check"
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(body)}\r\n"
+        if body:
+            head += "Content-Type: application/json\r\n"
+        self.writer.write(head.encode() + b"\r\n" + body)
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("the server closed the connection")
+        status = int(status_line.split()[1])
+        headers = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+        content = await self.reader.readexactly(int(headers.get("content-length", 0)))
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        return status, content
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = self.reader = None
+
+
+async def first_event(host: str, port: int, path: str) -> None:
+    """Open an event stream, read until its first event, and hang up (a student who looks, then leaves)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        status_line = await reader.readline()
+        status = int(status_line.split()[1])
+        if status != 200:
+            raise RuntimeError(f"event stream answered {status}")
+        data = b""
+        while True:
+            chunk = await reader.read(4096)
+            if not chunk:
+                raise ConnectionError("the event stream ended before its first event")
+            data += chunk
+            start = data.find(b"event:")
+            if start >= 0 and b"\n\n" in data[start:]:
+                return
+    finally:
+        writer.close()
+
+
+class Results:
+    def __init__(self):
+        self.latency = defaultdict(list)
+        self.errors = defaultdict(int)
+        self.error_examples = []
+
+    def record(self, kind: str, seconds: float, ok: bool, detail: str = ""):
+        if ok:
+            self.latency[kind].append(seconds)
+        else:
+            self.errors[kind] += 1
+            if len(self.error_examples) < 5:
+                self.error_examples.append(f"{kind}: {detail}")
+
+
+async def timed(results: Results, kind: str, coroutine):
+    started = time.perf_counter()
+    try:
+        outcome = await coroutine
+        ok = outcome is None or outcome[0] < 400
+        detail = "" if ok else f"HTTP {outcome[0]}"
+    except Exception as error:  # a failed request is counted, and the student carries on
+        ok, detail = False, repr(error)
+    results.record(kind, time.perf_counter() - started, ok, detail)
+
+
+async def student(host, port, deadline, results: Results, job_events: dict, rng: random.Random):
+    connection = Connection(host, port)
+    try:
+        while time.monotonic() < deadline:
+            await timed(results, "slide page", connection.request("GET", f"/slides/{rng.randint(1, 13)}"))
+            await asyncio.sleep(rng.uniform(0.2, 1.0))
+            await timed(results, "cached result", connection.request("POST", f"/api/demos/{CACHED_DEMO}/run", b"{}"))
+            await asyncio.sleep(rng.uniform(0.2, 1.0))
+            if job_events.get("path") and rng.random() < 0.3:
+                await timed(results, "progress stream", first_event(host, port, job_events["path"]))
+                await asyncio.sleep(rng.uniform(0.2, 1.0))
+    finally:
+        connection.close()
+
+
+async def keep_training(host, port, deadline, job_events: dict, demo: str, params: dict, started_jobs: list):
+    """One training job at all times: when it ends, start another (a new seed, so nothing is cached)."""
+    connection = Connection(host, port)
+    seed = random.randrange(10**6)
+    while time.monotonic() < deadline:
+        seed += 1
+        status, body = await connection.request("POST", f"/api/demos/{demo}/run", json.dumps({**params, "seed": seed}).encode())
+        if status != 202:
+            continue
+        job = json.loads(body)
+        job_events["path"] = job["events"]
+        started_jobs.append(job["job"])
+        while time.monotonic() < deadline:
+            status, body = await connection.request("GET", f"/api/jobs/{job['job']}")
+            if json.loads(body)["status"] in ("done", "failed"):
+                break
+            await asyncio.sleep(0.5)
+    connection.close()
+
+
+async def run_load(url: str, students: int, seconds: float, demo: str, params: dict):
+    parsed = urlparse(url)
+    host, port = parsed.hostname, parsed.port
+    results, job_events, started_jobs = Results(), {}, []
+    deadline = time.monotonic() + seconds
+    trainer = asyncio.create_task(keep_training(host, port, deadline, job_events, demo, params, started_jobs))
+    await asyncio.sleep(0.5)  # let the first job start
+    rngs = [random.Random(i) for i in range(students)]
+    started = time.perf_counter()
+    await asyncio.gather(*(student(host, port, deadline, results, job_events, rng) for rng in rngs))
+    elapsed = time.perf_counter() - started
+    await trainer
+    return results, elapsed, started_jobs
+
+
+def start_server(kind: str, cache_dir: Path, train_threads: str | None) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {**os.environ, "FLASK_CACHE_DIR": str(cache_dir)}
+    if train_threads:
+        env["FLASK_TORCH_THREADS"] = train_threads
+    if kind == "gunicorn":
+        command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
+                   "--access-logfile", "/dev/null", "app:create_app()"]
+    else:
+        command = [sys.executable, "-m", "flask", "--app", "app", "run", "--port", str(port)]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(url + "/healthz", timeout=1)
+            return process, url
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def warm(url: str, demo: str) -> None:
+    request = urllib.request.Request(f"{url}/api/demos/{demo}/run", data=b"{}", headers={"Content-Type": "application/json"})
+    body = json.load(urllib.request.urlopen(request))
+    if body.get("events"):
+        urllib.request.urlopen(url + body["events"]).read()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--server", choices=("gunicorn", "flask"), default="gunicorn")
+    parser.add_argument("--url", help="an already running server (then --server is ignored)")
+    parser.add_argument("--train-demo", default="line_fit")
+    parser.add_argument("--train-params", default='{"steps": 5000, "points": 4096}')
+    parser.add_argument("--torch-threads", help="FLASK_TORCH_THREADS for the server it starts")
+    args = parser.parse_args()
+
+    process = None
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.url
+        if url is None:
+            process, url = start_server(args.server, Path(tmp) / "cache", args.torch_threads)
+        try:
+            warm(url, CACHED_DEMO)
+            results, elapsed, jobs = asyncio.run(run_load(url, args.students, args.seconds, args.train_demo,
+                                                          json.loads(args.train_params)))
+        finally:
+            if process is not None:
+                process.send_signal(signal.SIGTERM)
+                process.wait(timeout=30)
+
+    total = sum(len(v) for v in results.latency.values()) + sum(results.errors.values())
+    print(f"{args.students} students for {args.seconds:.0f} s against {args.url or args.server} "
+          f"({len(jobs)} training jobs of {args.train_demo} ran meanwhile)")
+    print(f"  {total} requests, {total / elapsed:.0f} requests/s, {sum(results.errors.values())} errors")
+    for kind in ("slide page", "cached result", "progress stream"):
+        values = [v * 1000 for v in results.latency[kind]]
+        if values:
+            print(f"  {kind:<16} n={len(values):6d}  p50 {percentile(values, 50):7.1f} ms  "
+                  f"p99 {percentile(values, 99):7.1f} ms  max {max(values):7.1f} ms  errors {results.errors[kind]}")
+    for example in results.error_examples:
+        print(f"  error: {example}")
+    slow = [kind for kind in ("slide page", "cached result")
+            if results.latency[kind] and percentile(results.latency[kind], 99) >= 0.1]
+    ok = not results.errors and not slow
+    print(f"  {'meets' if ok else 'MISSES'} the target: 0 errors, p99 under 100 ms for slide pages and cached results")
+
+
+if __name__ == "__main__":
+    main()
