@@ -132,5 +132,6 @@ def validate(schema: list[Param], raw: dict | None) -> dict:
     known = {param.name: param for param in schema}
     unknown = sorted(set(raw) - set(known))
     if unknown:
-        raise ParamError(unknown[0], f"is not a parameter of this demo; it takes {', '.join(known) or 'none'}")
+        name = unknown[0] if unknown[0].strip() else "(a parameter with no name)"
+        raise ParamError(name, f"is not a parameter of this demo; it takes {', '.join(known) or 'none'}")
     return {name: param.check(raw[name]) if name in raw else param.default for name, param in known.items()}

@@ -20,6 +20,17 @@ def no_progress(fraction: float, message: str, data: dict | None = None) -> None
     pass
 
 
+def effective_params(demo: ModuleType, raw_params: dict | None) -> dict:
+    """The parameters a run will use: checked against the schema, defaults filled in, then
+    checked by the demo's own `check_params(params)` if it has one (e.g. a sentence made
+    only of unknown words). Raises ParamError before any work is done."""
+    params = validate(demo.PARAMS, raw_params)
+    check = getattr(demo, "check_params", None)
+    if check is not None:
+        check(params)
+    return params
+
+
 def run_demo(demo: ModuleType, raw_params: dict | None, progress: Progress = no_progress,
              device: torch.device | None = None, store: ModelStore | None = None) -> dict:
     """Run `demo` with `raw_params` (validated here) and return its JSON-safe result.
@@ -28,7 +39,7 @@ def run_demo(demo: ModuleType, raw_params: dict | None, progress: Progress = no_
     `seed` and `train_seconds` (wall-clock time of the run). Models the demo keeps for
     later go to `store` (the engine's, on its cache folder).
     """
-    params = validate(demo.PARAMS, raw_params)
+    params = effective_params(demo, raw_params)
     device = device or pick_device()
     seed_everything(params["seed"])
     started = time.perf_counter()

@@ -14,6 +14,7 @@ drive the same `Engine`.
 """
 import json
 import logging
+import os
 import queue
 import re
 import threading
@@ -31,7 +32,7 @@ import torch
 from demos import DEMOS, get_demo
 from demos.device import device_label, pick_device
 from demos.params import validate
-from demos.runner import Progress, no_progress, run_demo
+from demos.runner import Progress, effective_params, no_progress, run_demo
 from demos.storage import ModelStore
 from demos.versions import code_version
 from engine.board import Board
@@ -65,6 +66,7 @@ class Engine:
         self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
         self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode
         self.board.remove_older_than("job-", JOB_NOTICE_SECONDS)
+        self.notice_lock = threading.Lock()
         for demo in DEMOS.values():
             self.cache.pin(self.default_key(demo))
         self.queue: queue.Queue[Job] = queue.Queue(maxsize=max_queued)
@@ -88,7 +90,7 @@ class Engine:
     def resolve(self, demo_id: str, raw_params: dict | None) -> tuple[ModuleType, dict, str]:
         """The demo, its effective parameters and its cache key; raises UnknownDemo or ParamError."""
         demo = get_demo(demo_id)
-        params = validate(demo.PARAMS, raw_params)
+        params = effective_params(demo, raw_params)
         return demo, params, self.key(demo, params)
 
     def cached(self, demo_id: str, raw_params: dict | None = None) -> Entry | None:
@@ -137,7 +139,9 @@ class Engine:
         return None
 
     def _post_notice(self, job: Job) -> None:
-        self.board.write(notice_name(job.id), job.snapshot())
+        # Serialised, and the snapshot taken inside the lock: the last notice is the job's latest state.
+        with self.notice_lock:
+            self.board.write(notice_name(job.id), {"pid": os.getpid(), "snapshot": job.snapshot()})
 
     def active_job(self, demo_id: str, raw_params: dict | None = None) -> Job | None:
         _, _, key = self.resolve(demo_id, raw_params)

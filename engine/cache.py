@@ -10,6 +10,7 @@ import hashlib
 import json
 import logging
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -58,6 +59,20 @@ class ResultCache:
         self.disk_ok = self.directory is not None
         self.thread_locks: dict[str, threading.Lock] = {}
         self.pinned: set[str] = set()
+        self.remove_abandoned_writes()
+
+    def remove_abandoned_writes(self, older_than: float = 600) -> None:
+        """Delete temporary files left by writers that were killed mid-write (never read as entries).
+        Only old ones: a younger one may belong to a write in progress in another process."""
+        if self.directory is None:
+            return
+        cutoff = time.time() - older_than
+        for path in self.directory.glob("*/**/.*.tmp"):
+            try:
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+            except OSError:
+                pass
 
     def path(self, demo_id: str, key: str) -> Path:
         return self.directory / "results" / demo_id / f"{key}.json"

@@ -5,6 +5,7 @@ streams) read `snapshot` and `wait_for_change`. Reports are published at most te
 second, so a fast loop does not wake every listener on every step.
 """
 import json
+import os
 import secrets
 import threading
 import time
@@ -33,6 +34,7 @@ class Job:
         self.version = 0  # grows with every published change
         self._pending_data = None
         self._last_publish = 0.0
+        self._flush_timer: threading.Timer | None = None
         self._changed = threading.Condition()
         self._on_publish = on_publish  # e.g. post the job on the board for other server processes
 
@@ -43,34 +45,50 @@ class Job:
     # ---- called by the worker thread
 
     def report(self, fraction: float, message: str, data: dict | None = None) -> None:
-        """The demo's progress callback."""
-        self.progress = max(0.0, min(1.0, float(fraction)))
-        self.message = str(message)
-        if data is not None:
-            self._pending_data = data
-        now = time.monotonic()
-        if now - self._last_publish >= PUBLISH_INTERVAL:
-            self._last_publish = now
-            self._publish()
+        """The demo's progress callback. Published at once, or at the end of the current
+        interval if one was published just now (so the last report is never left unseen)."""
+        with self._changed:
+            self.progress = max(0.0, min(1.0, float(fraction)))
+            self.message = str(message)
+            if data is not None:
+                self._pending_data = data
+            wait = self._last_publish + PUBLISH_INTERVAL - time.monotonic()
+            if wait > 0:
+                if self._flush_timer is None:
+                    self._flush_timer = threading.Timer(wait, self._flush)
+                    self._flush_timer.daemon = True
+                    self._flush_timer.start()
+                return
+        self._publish()
+
+    def _flush(self) -> None:
+        with self._changed:
+            self._flush_timer = None
+            if self.finished:
+                return
+        self._publish()
 
     def start(self) -> None:
         self._publish(status="running", message="starting")
 
     def finish(self, result: dict, cached: bool) -> None:
-        self._pending_data = None
-        self._publish(result=result, cached=cached, status="done", progress=1.0, message="done")
+        self._publish(result=result, cached=cached, status="done", progress=1.0, message="done", _pending_data=None)
 
     def fail(self, error: str) -> None:
-        self._publish(error=error, status="failed", message="failed")
+        self._publish(error=error, status="failed", message="failed", _pending_data=None)
 
     def _publish(self, **changes) -> None:
         """Apply `changes` at once (a listener never sees half of them) and wake the listeners."""
-        if self._pending_data is not None:
-            changes["data"] = json.loads(json.dumps(self._pending_data))  # a deep copy, checked to be JSON-safe
-            self._pending_data = None
         with self._changed:
+            if self._pending_data is not None and "_pending_data" not in changes:
+                try:  # a deep copy the demo cannot change, checked to be JSON-safe
+                    changes["data"] = json.loads(json.dumps(self._pending_data, allow_nan=False))
+                except ValueError:
+                    pass  # partial data with NaN in it: keep showing the last good one
+                changes["_pending_data"] = None
             for name, value in changes.items():
                 setattr(self, name, value)
+            self._last_publish = time.monotonic()
             self.version += 1
             self._changed.notify_all()
         if self._on_publish is not None:
@@ -111,7 +129,13 @@ class RemoteJob:
         self.notice = notice_name(job_id)
 
     def snapshot(self) -> dict:
-        return self.board.read(self.notice)[1]
+        notice = self.board.read(self.notice)[1]
+        state = notice["snapshot"]
+        if state["status"] not in TERMINAL and not process_alive(notice["pid"]):
+            # Its server process was killed mid-training: say so, rather than "running" forever.
+            return {**state, "status": "failed", "message": "failed",
+                    "error": "The server process running this job stopped before it finished. Press Run again."}
+        return state
 
     @property
     def finished(self) -> bool:
@@ -119,6 +143,16 @@ class RemoteJob:
 
     def wait_for_change(self, seen_version: int, timeout: float) -> int:
         return self.board.wait(self.notice, seen_version, timeout)[0]
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def notice_name(job_id: str) -> str:

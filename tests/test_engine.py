@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -202,8 +203,10 @@ def test_progress_reaches_the_job_while_it_trains(cache_dir, gate):
     engine = Engine(cache_dir)
     job = engine.submit("line_fit", FAST).job
     assert gate.entered.wait(timeout=30)
-    job.wait_for_change(-1, timeout=5)
-    state = job.snapshot()
+    version, deadline = -1, time.monotonic() + 10
+    while "data" not in (state := job.snapshot()):  # published within a tenth of a second
+        assert time.monotonic() < deadline, state
+        version = job.wait_for_change(version, timeout=1)
     assert state["status"] == "running"
     assert state["progress"] == 0.5 and state["message"] == "halfway, held at the gate"
     assert state["data"] == {"partial": [1, 2, 3]}

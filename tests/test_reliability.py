@@ -1,0 +1,200 @@
+"""A lecture hall's worth of trouble: several server processes, crashes mid-training and
+mid-write, and thousands of dropped connections; nothing lost, nothing corrupt served."""
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from app import create_app
+from engine import Engine
+from engine.cache import ResultCache
+from tests.live_server import ROOT, LiveServer
+from tests.test_engine import FAST, Gate, wait_done
+
+
+def get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.load(response)
+
+
+def post_json(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
+def test_healthz_says_the_server_is_up_and_what_it_is_doing(client):
+    body = client.get("/healthz").get_json()
+    assert body["status"] == "ok" and body["device"] == "cpu" and body["cache"] == "disk"
+    assert body["jobs_queued"] == 0 and body["jobs_running"] == [] and body["event_streams"] == 0
+
+
+def test_a_job_is_visible_from_every_server_process(tmp_path, monkeypatch):
+    gate = Gate(monkeypatch)
+    one = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()
+    other = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()  # another worker
+    job = one.post("/api/demos/line_fit/run", json=FAST).get_json()
+    assert gate.entered.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while (seen := other.get(f"/api/jobs/{job['job']}").get_json())["message"] != "halfway, held at the gate":
+        assert time.monotonic() < deadline, seen  # reports reach other processes within 0.1 s
+        time.sleep(0.02)
+    assert seen["status"] == "running" and seen["progress"] == 0.5
+    stream = other.get(job["events"], buffered=False).response
+    assert "held at the gate" in next(iter(stream)).decode()
+    gate.opened.set()
+    rest = b"".join(stream).decode()
+    assert "event: done" in rest and '"result"' in rest
+    assert other.get("/api/jobs/0123456789abcdef").status_code == 404
+
+
+def test_one_training_at_a_time_on_a_device_across_processes(tmp_path, monkeypatch):
+    gate = Gate(monkeypatch)
+    first, second = Engine(tmp_path), Engine(tmp_path)  # two server processes, as far as locks go
+    holder = first.submit("line_fit", {**FAST, "seed": 1}).job
+    assert gate.entered.wait(timeout=30)
+    waiter = second.submit("line_fit", {**FAST, "seed": 2}).job
+    version = -1
+    while "waiting for the cpu" not in waiter.message:
+        version = waiter.wait_for_change(version, timeout=30)
+    assert waiter.status == "running" and waiter.progress == 0.0
+    gate.opened.set()
+    assert wait_done(holder)["status"] == "done" and wait_done(waiter)["status"] == "done"
+
+
+def test_event_streams_are_capped_and_free_their_place_when_closed(tmp_path):
+    client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "MAX_EVENT_STREAMS": 1}).test_client()
+    first = client.get("/api/follow/events", buffered=False)
+    assert next(iter(first.response)).startswith(b"event: follow")
+    refused = client.get("/api/follow/events")
+    assert refused.status_code == 503 and refused.headers["Retry-After"]
+    assert client.get("/healthz").get_json()["event_streams"] == 1
+    first.close()  # what the server does when the listener goes away
+    again = client.get("/api/follow/events", buffered=False)
+    assert again.status_code == 200
+    again.close()
+
+
+WRITE_FOREVER = """
+import sys
+from engine.cache import ResultCache
+cache = ResultCache(sys.argv[1])
+big = {"rows": [[i * 0.5] * 200 for i in range(2000)]}  # about 2 MB: a wide window to be killed in
+n = int(sys.argv[2])
+while True:
+    n += 1
+    cache.put("line_fit", f"key{n:05d}", {}, {**big, "n": n})
+    print(f"key{n:05d}", flush=True)
+"""
+
+
+def test_killing_a_writer_mid_write_never_leaves_a_corrupt_entry(tmp_path):
+    completed = []
+    rng = random.Random(0)
+    for round_number in range(12):
+        writer = subprocess.Popen([sys.executable, "-c", WRITE_FOREVER, str(tmp_path), str(round_number * 1000)],
+                                  cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        completed.append(writer.stdout.readline().strip())  # at least one write finished
+        time.sleep(rng.uniform(0, 0.3))  # then die at a random moment, often mid-write
+        writer.send_signal(signal.SIGKILL)
+        out, _ = writer.communicate()
+        completed += out.split()
+    cache = ResultCache(tmp_path)
+    stored = sorted(p.stem for p in (tmp_path / "results" / "line_fit").glob("*.json"))
+    assert set(completed) <= set(stored), "every write that finished survived the kill"
+    for key in stored:
+        entry = cache.get("line_fit", key)
+        assert entry is not None and len(entry.result["rows"]) == 2000, f"{key} is not whole"
+    folder = tmp_path / "results" / "line_fit"
+    (folder / ".key99999.json.abandoned.tmp").write_text('{"half of an en')  # a write cut short
+    for leftover in folder.glob(".*.tmp"):
+        os.utime(leftover, (0, 0))  # as if the crash was long ago
+    ResultCache(tmp_path)  # a restart tidies abandoned temporary files once they are old
+    assert not list(folder.glob(".*.tmp"))
+
+
+def test_killing_the_server_mid_training_loses_nothing_that_finished(tmp_path):
+    cache = tmp_path / "cache"
+    server = LiveServer(cache).start()
+    try:
+        finished = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5, "seed": 1})
+        urllib.request.urlopen(server.url + finished["events"]).read()
+    finally:
+        server.stop()
+    for attempt in range(3):
+        server = LiveServer(cache).start()
+        slow = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5000, "points": 4096, "seed": 100 + attempt})
+        while get_json(server.url + f"/api/jobs/{slow['job']}")["progress"] < 0.1:
+            time.sleep(0.05)  # until it is well into training
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait()
+        server.log.close()
+        restarted = LiveServer(cache).start()
+        try:
+            again = post_json(restarted.url + "/api/demos/line_fit/run", {"steps": 5, "seed": 1})
+            assert again["status"] == "done" and again["cached"] is True, "served from disk, not trained again"
+            assert get_json(restarted.url + "/api/demos/line_fit")["job"] is None
+            orphan = get_json(restarted.url + f"/api/jobs/{slow['job']}")
+            assert orphan["status"] == "failed" and "stopped" in orphan["error"], "a killed job does not hang forever"
+            half = post_json(restarted.url + "/api/demos/line_fit/run", {"steps": 5000, "points": 4096, "seed": 100 + attempt})
+            assert half["status"] != "done", "a half-trained result was never stored"
+            urllib.request.urlopen(restarted.url + half["events"]).read()
+        finally:
+            restarted.stop()
+
+
+def test_a_thousand_dropped_event_streams_leak_nothing(tmp_path):
+    # Above the cap's default, since dropped streams linger until their next heartbeat.
+    server = LiveServer(tmp_path / "cache", env={"FLASK_MAX_EVENT_STREAMS": "5000"}).start()
+    try:
+        baseline = get_json(server.url + "/healthz")
+        rss_before = rss_kib(server.process.pid)
+        for _ in range(1000):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=30) as connection:
+                connection.sendall(b"GET /api/follow/events HTTP/1.1\r\nHost: x\r\n\r\n")
+                received = b""
+                while b"event: follow" not in received:
+                    received += connection.recv(4096)
+        deadline = time.monotonic() + 60
+        while True:  # each stream notices its listener left at its next heartbeat, then ends
+            health = get_json(server.url + "/healthz")
+            if health["event_streams"] == 0 and health["threads"] <= baseline["threads"] + 3:
+                break
+            assert time.monotonic() < deadline, f"streams still open: {health}"
+            time.sleep(0.5)
+        assert rss_kib(server.process.pid) - rss_before < 50 * 1024, "memory grew by more than 50 MB"
+    finally:
+        server.stop()
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def test_security_headers_on_every_kind_of_answer(client):
+    for path in ["/slides/1", "/api/demos", "/nowhere", "/api/nowhere", "/healthz", "/presenter"]:
+        headers = client.get(path).headers
+        assert "frame-ancestors 'self'" in headers["Content-Security-Policy"]
+        assert "'unsafe-inline'" not in headers["Content-Security-Policy"].split("script-src")[1].split(";")[0]
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "same-origin"
+
+
+@pytest.mark.parametrize("method, path, body", [
+    ("post", "/api/demos/line_fit/run", {"force": True}),
+    ("post", "/api/warm", {}),
+    ("post", "/api/follow", {"on": True}),
+])
+def test_every_change_to_shared_state_needs_the_instructor(tmp_path, method, path, body):
+    client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "INSTRUCTOR_TOKEN": "t0ken"}).test_client()
+    response = getattr(client, method)(path, json=body)
+    assert response.status_code == 403 and response.is_json
+    assert getattr(client, method)(path, json=body, headers={"X-Instructor-Token": "t0ken!"}).status_code == 403
