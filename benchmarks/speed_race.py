@@ -1,0 +1,73 @@
+"""The speed race from a terminal: the same measurement as slide 10 (demos/speed_race.py),
+written to a CSV and an HTML chart (Plotly inlined, so it opens offline).
+
+    python -m benchmarks.speed_race [--lengths 64 256 1024 4096] [--device auto] [--out speed_race]
+"""
+import argparse
+import csv
+from pathlib import Path
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from demos import speed_race
+from demos.device import pick_device
+from demos.params import validate
+from demos.terminal import ProgressBar
+
+
+def write_csv(result: dict, path: Path) -> None:
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["device", "length", *[f"{name}_seconds" for name in speed_race.CONTENDERS],
+                         "lstm_fused_over_transformer", "transformer_gflops"])
+        for race in result["races"]:
+            for i, n in enumerate(race["lengths"]):
+                writer.writerow([race["device"], n, *[race["series"][name][i] for name in speed_race.CONTENDERS],
+                                 race["ratio_lstm_to_transformer"][i], race["transformer_gflops"][i]])
+
+
+def write_html(result: dict, path: Path) -> None:
+    races = result["races"]
+    figure = make_subplots(rows=1, cols=len(races), subplot_titles=[race["device"] for race in races])
+    colors = {"lstm_fused": "#d55e00", "lstm_loop": "#d55e00", "transformer": "#0072b2"}
+    for column, race in enumerate(races, start=1):
+        for name in speed_race.CONTENDERS:
+            figure.add_trace(go.Scatter(
+                x=race["lengths"], y=[None if t is None else t * 1000 for t in race["series"][name]],
+                name=speed_race.NAMES[name], showlegend=column == 1, mode="lines+markers",
+                line={"color": colors[name], "dash": "dot" if name == "lstm_loop" else "solid", "width": 3}),
+                row=1, col=column)
+        figure.update_xaxes(type="log", title_text="sequence length", row=1, col=column)
+        figure.update_yaxes(type="log", title_text="ms per training step", row=1, col=column)
+    figure.update_layout(title=result["summary"][:160], font={"size": 15})
+    figure.write_html(path, include_plotlyjs=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lengths", type=int, nargs="+", default=list(speed_race.LENGTHS))
+    parser.add_argument("--width", type=int, default=128)
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--loop-max-length", type=int, default=1024)
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--no-cpu", action="store_true", help="on a GPU machine, do not also time the CPU")
+    parser.add_argument("--out", default="speed_race", help="file name stem for the .csv and .html")
+    args = parser.parse_args()
+
+    params = validate(speed_race.PARAMS, {"lengths": args.lengths, "width": args.width, "batch": args.batch,
+                                         "repeats": args.repeats, "loop_max_length": args.loop_max_length,
+                                         "compare_cpu": not args.no_cpu})
+    bar = ProgressBar()
+    result = speed_race.run(params, bar, pick_device(args.device))
+    bar.close()
+    result["params"] = params
+    print(speed_race.format_text(result))
+    write_csv(result, Path(f"{args.out}.csv"))
+    write_html(result, Path(f"{args.out}.html"))
+    print(f"\nWrote {args.out}.csv and {args.out}.html")
+
+
+if __name__ == "__main__":
+    main()
