@@ -16,6 +16,7 @@ def create_app(config: dict | None = None) -> Flask:
         INSTRUCTOR_TOKEN=None,  # FLASK_INSTRUCTOR_TOKEN; without one, only localhost may retrain or warm
         MAX_QUEUED_JOBS=32,
         STUDENT_JOBS_PER_MINUTE=6,  # training runs a student (not the instructor) may start per minute
+        STUDENT_JOB_SECONDS=60,  # a student's run stops after this long (the lecturer's never do)
         MAX_EVENT_STREAMS=500,  # open progress/follow streams per server process
         TORCH_THREADS=None,  # FLASK_TORCH_THREADS: CPU threads a training job may use (default: PyTorch's choice)
         MAX_CONTENT_LENGTH=16 * 1024,  # demo parameters are small; anything bigger is refused

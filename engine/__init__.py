@@ -12,6 +12,7 @@ drive the same `Engine`.
   processes) and store the result.
 - Every job posts its state on the board, so any server process can report on it.
 """
+import itertools
 import json
 import logging
 import os
@@ -37,7 +38,7 @@ from demos.storage import ModelStore
 from demos.versions import code_version
 from engine.board import Board
 from engine.cache import Entry, ResultCache, cache_key
-from engine.jobs import Job, RemoteJob, notice_name
+from engine.jobs import Job, RemoteJob, TimeLimitReached, notice_name
 
 log = logging.getLogger(__name__)
 job_log = logging.getLogger("greatshift.jobs")  # one JSON line per training job
@@ -69,7 +70,8 @@ class Engine:
         self.notice_lock = threading.Lock()
         for demo in DEMOS.values():
             self.cache.pin(self.default_key(demo))
-        self.queue: queue.Queue[Job] = queue.Queue(maxsize=max_queued)
+        self.queue: queue.PriorityQueue = queue.PriorityQueue(maxsize=max_queued)  # (priority, arrival, job)
+        self.arrivals = itertools.count()
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.in_flight: dict[str, Job] = {}  # key → the queued or running job for it
         self.lock = threading.Lock()
@@ -98,11 +100,13 @@ class Engine:
         return self.cache.get(demo.ID, key)
 
     def submit(self, demo_id: str, raw_params: dict | None = None, force: bool = False,
-               admit: Callable[[], None] | None = None) -> Submission:
+               admit: Callable[[], None] | None = None, time_limit: float | None = None,
+               priority: int = 0) -> Submission:
         """A cached result now, or the job that will compute it (QueueFull if no room).
 
         `admit()` is called only when a new job would start (not for cached results or jobs
-        already running) and may raise to refuse it, e.g. a per-client rate limit.
+        already running) and may raise to refuse it, e.g. a per-client rate limit. A new job
+        stops after `time_limit` seconds of running, if given; jobs of lower `priority` run first.
         """
         demo, params, key = self.resolve(demo_id, raw_params)
         if not force:
@@ -112,6 +116,8 @@ class Engine:
         with self.lock:
             job = self.in_flight.get(key)
             if job is not None:
+                if time_limit is None:
+                    job.time_limit = None  # someone without a limit wants it too: let it finish
                 return Submission(job=job)
             # A job may have finished since we looked: it stores its result before leaving in_flight.
             entry = None if force else self.cache.get(demo.ID, key)
@@ -119,9 +125,9 @@ class Engine:
                 return Submission(entry=entry)
             if admit is not None:
                 admit()
-            job = Job(demo.ID, params, key, force, on_publish=self._post_notice)
+            job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit)
             try:
-                self.queue.put_nowait(job)
+                self.queue.put_nowait((priority, next(self.arrivals), job))
             except queue.Full:
                 raise QueueFull from None
             self.in_flight[key] = job
@@ -187,7 +193,7 @@ class Engine:
 
     def _work(self) -> None:
         while True:
-            self._run_job(self.queue.get())
+            self._run_job(self.queue.get()[2])
 
     def _start_worker(self) -> None:
         if self.worker is None:
@@ -236,6 +242,8 @@ def holding(lock, progress: Progress, waiting_message: str):
 def explain_failure(error: Exception) -> str:
     """A message for the audience: what went wrong, without a traceback."""
     text = str(error).strip()
+    if isinstance(error, TimeLimitReached):
+        return text
     if isinstance(error, ValueError) and "JSON compliant" in text:
         return "The demo produced a number that is not finite (NaN or infinity); training diverged."
     if "out of memory" in text.lower():

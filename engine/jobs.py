@@ -15,9 +15,15 @@ TERMINAL = ("done", "failed")
 PUBLISH_INTERVAL = 0.1  # seconds
 
 
+class TimeLimitReached(Exception):
+    def __init__(self, seconds: float):
+        super().__init__(f"Stopped after {seconds:.0f} s, the longest a student's run may take. "
+                         f"Choose smaller settings, or ask the lecturer to run it.")
+
+
 class Job:
     def __init__(self, demo_id: str, params: dict, key: str, force: bool = False,
-                 on_publish: Callable[["Job"], None] | None = None):
+                 on_publish: Callable[["Job"], None] | None = None, time_limit: float | None = None):
         self.id = secrets.token_hex(8)
         self.demo_id = demo_id
         self.params = params
@@ -37,6 +43,8 @@ class Job:
         self._flush_timer: threading.Timer | None = None
         self._changed = threading.Condition()
         self._on_publish = on_publish  # e.g. post the job on the board for other server processes
+        self.time_limit = time_limit  # seconds of running before the job is stopped (None: no limit)
+        self.started: float | None = None
 
     @property
     def finished(self) -> bool:
@@ -46,7 +54,10 @@ class Job:
 
     def report(self, fraction: float, message: str, data: dict | None = None) -> None:
         """The demo's progress callback. Published at once, or at the end of the current
-        interval if one was published just now (so the last report is never left unseen)."""
+        interval if one was published just now (so the last report is never left unseen).
+        Raises TimeLimitReached once the job has run longer than its time limit."""
+        if self.time_limit is not None and time.monotonic() - self.started > self.time_limit:
+            raise TimeLimitReached(self.time_limit)
         with self._changed:
             self.progress = max(0.0, min(1.0, float(fraction)))
             self.message = str(message)
@@ -69,6 +80,7 @@ class Job:
         self._publish()
 
     def start(self) -> None:
+        self.started = time.monotonic()
         self._publish(status="running", message="starting")
 
     def finish(self, result: dict, cached: bool) -> None:

@@ -243,3 +243,12 @@ def test_the_lecturers_defaults_stay_in_memory_whatever_students_ask(tmp_path, m
     demo, params, key = engine.resolve("line_fit", None)
     assert key in engine.cache.memory
     assert len(engine.cache.memory) <= 2 + len(engine.cache.pinned)
+
+
+def test_a_students_run_is_cut_off_at_the_time_limit_but_the_lecturers_is_not(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "STUDENT_JOB_SECONDS": 0})
+    client = app.test_client()
+    _, student = run_to_completion(client, environ_base=NOT_LOCAL)
+    assert student["status"] == "failed" and "longest a student's run may take" in student["error"]
+    _, lecturer = run_to_completion(client)  # localhost, no token configured: the instructor
+    assert lecturer["status"] == "done"

@@ -279,3 +279,33 @@ def test_the_status_lists_every_demo_with_its_cache_state(cache_dir):
     engine.compute(*engine.resolve("line_fit", None))
     after = {row["id"]: row for row in engine.status()}
     assert after["line_fit"]["cached"] is True and after["system_check"]["cached"] is False
+
+
+def test_a_time_limited_job_stops_and_says_why(cache_dir):
+    engine = Engine(cache_dir)
+    stopped = wait_done(engine.submit("line_fit", FAST, time_limit=0).job)
+    assert stopped["status"] == "failed" and "Stopped after 0 s" in stopped["error"]
+    assert engine.cached("line_fit", FAST) is None
+    assert wait_done(engine.submit("line_fit", FAST).job)["status"] == "done"
+
+
+def test_the_lecturers_jobs_go_before_students_jobs(cache_dir, gate):
+    engine = Engine(cache_dir)
+    first = engine.submit("line_fit", {**FAST, "seed": 1}).job  # held at the gate
+    assert gate.entered.wait(timeout=30)
+    student = engine.submit("line_fit", {**FAST, "seed": 2}, priority=1, time_limit=600).job
+    lecturer = engine.submit("line_fit", {**FAST, "seed": 3}).job
+    gate.opened.set()
+    for job in (first, student, lecturer):
+        assert wait_done(job)["status"] == "done"
+    assert lecturer.started < student.started
+
+
+def test_joining_a_students_job_lifts_its_time_limit(cache_dir, gate):
+    engine = Engine(cache_dir)
+    job = engine.submit("line_fit", FAST, priority=1, time_limit=0.5).job
+    assert gate.entered.wait(timeout=30)
+    assert engine.submit("line_fit", FAST).job is job and job.time_limit is None
+    time.sleep(0.6)  # past the student's limit: the job must not be stopped now
+    gate.opened.set()
+    assert wait_done(job)["status"] == "done"
