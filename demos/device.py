@@ -1,4 +1,7 @@
 """Which device a demo runs on: CUDA if there is one, else Apple's MPS, else the CPU."""
+import os
+from contextlib import contextmanager
+
 import torch
 
 PREFERENCES = ("auto", "cpu", "cuda", "mps")
@@ -47,3 +50,14 @@ def synchronize(device: torch.device) -> None:
         torch.cuda.synchronize(device)
     elif device.type == "mps":
         torch.mps.synchronize()
+
+
+@contextmanager
+def all_cpu_cores():
+    """Let PyTorch use every CPU core for the block (a timing race), then go back."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(os.cpu_count() or before)
+    try:
+        yield torch.get_num_threads()
+    finally:
+        torch.set_num_threads(before)

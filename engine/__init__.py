@@ -61,8 +61,10 @@ class Engine:
     def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8,
                  torch_threads: int | None = None):
         self.device = pick_device(device)
-        if torch_threads:  # leave cores to the threads serving requests while a model trains
-            torch.set_num_threads(torch_threads)
+        # Small models train as fast on one CPU thread as on several, and much faster when the
+        # cores are busy (serving pages, other processes); the rest are left to the server.
+        if torch_threads or self.device.type == "cpu":
+            torch.set_num_threads(torch_threads or 1)
         self.cache = ResultCache(cache_dir)
         self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
         self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode

@@ -87,7 +87,8 @@ function factsPanel(result) {
   const counts = result.parameters;
   const params = element("p", "speed-params",
     `Parameters: LSTM ${thousands(counts.lstm_fused)}, Transformer layer ${thousands(counts.transformer)}. ` +
-    `Width ${result.params.width}, batch ${result.params.batch}, median of ${result.params.repeats}.`);
+    `Width ${result.params.width}, batch ${result.params.batch}, median of ${result.params.repeats}; ` +
+    `the CPU with ${result.cpu_threads} thread${result.cpu_threads === 1 ? "" : "s"}.`);
   panel.append(table, steps, params);
   const skipped = result.skipped.lstm_loop;
   if (skipped) {
