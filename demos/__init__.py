@@ -6,13 +6,18 @@ A demo is a module with:
   PARAMS                         a list of `demos.params.Param`, always including `seed`;
   run(params, progress, device)  → a JSON-safe dict (numbers, strings, lists), with a
                                  one-paragraph `summary` of what was measured;
-  format_text(result)            → the result as text for the terminal.
+  format_text(result)            → the result as text for the terminal;
+and, if its parameters need more checking than their schema gives,
+  check_params(params)           raising demos.params.ParamError (run before any job is queued).
 """
 from types import ModuleType
 
-from demos import line_fit, system_check
+from demos import (amnesia, attention_matrix, attention_web, index_lookup, line_fit, qkv, recall_vs_length,
+                   signal_decay, speed_race, system_check, training_progression)
 
-DEMOS: dict[str, ModuleType] = {module.ID: module for module in (system_check, line_fit)}
+DEMOS: dict[str, ModuleType] = {module.ID: module for module in (
+    system_check, signal_decay, amnesia, recall_vs_length, index_lookup,
+    attention_web, qkv, attention_matrix, training_progression, speed_race, line_fit)}
 
 
 class UnknownDemo(KeyError):

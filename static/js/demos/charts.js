@@ -25,6 +25,11 @@ export function plot(element, traces, layout = {}) {
   return window.Plotly.react(element, traces, merged, CONFIG);
 }
 
+// Plotly draws into a hidden slide at the wrong size: redraw at the right one when it is shown.
+export function resizeCharts(container) {
+  for (const chart of container.querySelectorAll(".js-plotly-plot")) window.Plotly.Plots.resize(chart);
+}
+
 export function chartElement(parent, className = "demo-chart") {
   const element = document.createElement("div");
   element.className = className;

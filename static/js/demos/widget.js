@@ -2,6 +2,7 @@
 // fed by the job's event stream, a badge saying where the result came from, and errors in
 // plain words. What the result looks like is up to the demo's renderer (./renderers/).
 import { ApiError, followJob, getJSON, postJSON } from "./api.js";
+import { resizeCharts } from "./charts.js";
 import { RENDERERS } from "./renderers/index.js";
 
 function formatSeconds(seconds) {
@@ -78,7 +79,10 @@ export class DemoWidget {
   // The slide is on screen: show the default result if one is cached, or the job already
   // training it; otherwise wait for Run, since training costs the lecturer's time.
   async onShow() {
-    if (this.result) this.renderer.onShow?.(this.output);
+    if (this.result) {
+      resizeCharts(this.output);
+      this.renderer.onShow?.(this.output);
+    }
     if (this.result || this.busy) return;
     if (this.frozen) {
       this.showFrozen();

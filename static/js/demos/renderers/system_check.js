@@ -2,15 +2,9 @@
 // of the deck are trained and cached already (with a button for the instructor to warm them all).
 import { getJSON, postJSON } from "../api.js";
 import { chartElement, modelColors, plot } from "../charts.js";
+import { element } from "./common.js";
 
 const POLL_MS = 1000;
-
-function element(tag, className, text) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 function factList(result) {
   const list = element("dl", "facts");

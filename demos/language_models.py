@@ -1,0 +1,210 @@
+"""The word-level language models of slides 6 to 12, trained on the shipped corpus.
+
+One small causal Transformer (2 layers, width 64, 4 heads) and an LSTM sized to about the
+same number of parameters, trained by the shared loop with the same data, steps and batch.
+`language_model(settings, ...)` keeps each trained model in the engine's model store, so
+every attention slide and the generation slide use the SAME weights, trained once.
+"""
+import math
+import time
+from bisect import bisect_left
+from dataclasses import asdict, dataclass, replace
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from demos.corpus import load
+from demos.device import device_label
+from demos.models import ModelConfig, build_model, count_parameters
+from demos.storage import current_store
+from demos.training import TrainConfig, language_model_loss, seed_everything, train
+
+CURVE_POINTS = 100  # loss curves are thinned to about this many points
+HELD_OUT_EVERY = 50  # steps between measurements of the held-out loss while training
+
+
+@dataclass(frozen=True)
+class LMSettings:
+    """Everything that decides a trained language model; part of its key in the model store."""
+    kind: str = "transformer"  # "transformer" or "lstm"
+    seed: int = 0
+    steps: int = 200
+    context: int = 64  # tokens per training window; the Transformer has this many positions
+    batch_size: int = 16
+    lr: float = 3e-3
+    width: int = 64  # the Transformer's width; the LSTM's is chosen to match its parameter count
+    n_layers: int = 2
+    n_heads: int = 4
+    dropout: float = 0.1
+
+
+SHARED = LMSettings()  # the model every attention slide and the generation slide share
+
+
+def transformer_config(settings: LMSettings, vocab_size: int) -> ModelConfig:
+    return ModelConfig(kind="transformer", vocab_size=vocab_size, n_out=vocab_size, width=settings.width,
+                       n_layers=settings.n_layers, n_heads=settings.n_heads, max_len=settings.context,
+                       causal=True, dropout=settings.dropout)
+
+
+def model_config(settings: LMSettings, vocab_size: int) -> ModelConfig:
+    """The Transformer's config, or an LSTM's with the width that best matches its parameter count."""
+    transformer = transformer_config(settings, vocab_size)
+    if settings.kind == "transformer":
+        return transformer
+    assert settings.kind == "lstm", f"unknown language model kind {settings.kind!r}"
+    target = count_parameters(build_model(transformer))
+
+    def lstm(width: int) -> ModelConfig:
+        return replace(transformer, kind="lstm", width=width)
+
+    def size(width: int) -> int:
+        return count_parameters(build_model(lstm(width)))
+
+    widths = range(8, 4 * settings.width + 1)
+    above = widths[bisect_left(widths, target, key=size)]  # the narrowest with at least as many parameters
+    return lstm(min((above - 1, above), key=lambda width: abs(size(width) - target)))
+
+
+def new_model(settings: LMSettings, device: torch.device) -> nn.Module:
+    """A model with random weights, the same for the same seed."""
+    cfg = model_config(settings, len(load().tokenizer))
+    seed_everything(settings.seed)
+    return build_model(cfg).to(device)
+
+
+def window_starts(ids: torch.Tensor, starts: torch.Tensor, context: int) -> torch.Tensor:
+    """The sentence starts that have `context` + 1 tokens after them."""
+    return starts[starts + context < len(ids)]
+
+
+def windows(ids: torch.Tensor, starts: torch.Tensor, context: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Windows of `context` tokens beginning at `starts`, and the token after each position.
+
+    Windows begin at a sentence start, so position 0 of a model is always the start of a
+    sentence: a sentence typed on a slide, or the prompt "We", is read as it was trained."""
+    chunk = ids[starts[:, None] + torch.arange(context + 1)]  # (B, context + 1)
+    return chunk[:, :-1], chunk[:, 1:]
+
+
+@torch.no_grad()
+def token_losses(model: nn.Module, ids: torch.Tensor, starts: torch.Tensor, context: int,
+                 device: torch.device) -> torch.Tensor:
+    """Cross-entropy at every position of a window from every sentence start: (n_windows, context).
+
+    Position t is predicted from the t + 1 tokens before it in its window, so the mean over
+    windows is the loss as a function of how much context the model has read."""
+    inputs, targets = windows(ids, window_starts(ids, starts, context), context)
+    was_training = model.training
+    model.eval()
+    logits = model(inputs.to(device))  # (n, context, vocab)
+    model.train(was_training)
+    return F.cross_entropy(logits.transpose(1, 2), targets.to(device), reduction="none").cpu()  # (n, context)
+
+
+def mean_loss(model: nn.Module, ids: torch.Tensor, starts: torch.Tensor, context: int, device: torch.device,
+              windows_at_most: int | None = None) -> float:
+    """The mean of `token_losses`, over at most `windows_at_most` windows spread evenly (the same ones each time)."""
+    if windows_at_most is not None:
+        usable = window_starts(ids, starts, context)
+        starts = usable[torch.linspace(0, len(usable) - 1, min(windows_at_most, len(usable))).long()]
+    return token_losses(model, ids, starts, context, device).mean().item()
+
+
+def held_out_loss(model: nn.Module, context: int, device: torch.device) -> float:
+    """The mean loss on the held-out abstracts, over a window from each of their sentence starts."""
+    corpus = load()
+    return mean_loss(model, corpus.held_out_ids, corpus.held_out_starts, context, device)
+
+
+def fit(model: nn.Module, settings: LMSettings, device: torch.device,
+        on_step: Callable[[int, float], bool | None] | None = None) -> dict:
+    """Train `model` on the training abstracts; return what was measured (JSON-safe)."""
+    corpus = load()
+    generator = torch.Generator().manual_seed(settings.seed)
+    starts = window_starts(corpus.train_ids, corpus.train_starts, settings.context)
+
+    def get_batch(step: int) -> tuple[torch.Tensor, torch.Tensor]:
+        chosen = starts[torch.randint(len(starts), (settings.batch_size,), generator=generator)]
+        return tuple(t.to(device) for t in windows(corpus.train_ids, chosen, settings.context))
+
+    held_out_curve = [[0, held_out_loss(model, settings.context, device)]]
+
+    def step_done(step: int, loss: float) -> bool | None:
+        if step % HELD_OUT_EVERY == 0:
+            held_out_curve.append([step, held_out_loss(model, settings.context, device)])
+        return on_step(step, loss) if on_step is not None else None
+
+    started = time.perf_counter()
+    config = TrainConfig(steps=settings.steps, lr=settings.lr)
+    losses = train(model, get_batch, language_model_loss, config, step_done)
+    seconds = time.perf_counter() - started
+    held_out = held_out_loss(model, settings.context, device)
+    if held_out_curve[-1][0] != len(losses):
+        held_out_curve.append([len(losses), held_out])
+    every = max(1, len(losses) // CURVE_POINTS)
+    return {
+        "kind": settings.kind,
+        "parameters": count_parameters(model),
+        "width": model.cfg.width,
+        "vocab_size": len(corpus.tokenizer),
+        "train_tokens": len(corpus.train_ids),
+        "held_out_tokens": len(corpus.held_out_ids),
+        "steps": len(losses),
+        "loss_curve": [[step, losses[step - 1]] for step in range(every, len(losses) + 1, every)],
+        "train_loss": sum(losses[-20:]) / len(losses[-20:]),
+        "held_out_loss": held_out,
+        "held_out_perplexity": math.exp(held_out),
+        "held_out_curve": held_out_curve,  # [step, loss]: where the model starts to memorise rather than generalise
+        "train_seconds": round(seconds, 3),
+        "device": device_label(device),
+    }
+
+
+def language_model(settings: LMSettings, device: torch.device, progress=None) -> tuple[nn.Module, dict, bool]:
+    """The model trained with `settings`: kept from an earlier run, or trained now (progress streamed).
+
+    Returns (model in eval mode, info, trained_now); info holds the held-out perplexity."""
+    name = f"{'Transformer' if settings.kind == 'transformer' else 'LSTM'} language model"
+
+    def report(step: int, loss: float) -> None:
+        if progress is not None and (step % 10 == 0 or step == settings.steps):
+            progress(step / settings.steps,
+                     f"training the shared {name}: step {step}/{settings.steps}, loss {loss:.2f}")
+
+    def train_now() -> tuple[nn.Module, dict]:
+        model = new_model(settings, device)
+        return model, fit(model, settings, device, report)
+
+    model, info, trained = current_store().load_or_train("language_model", asdict(settings), train_now,
+                                                         code_module=__name__, device=device)
+    return model.eval(), info, trained
+
+
+# ----------------------------------------------------------------------------- generation
+
+
+@torch.no_grad()
+def next_token_probs(model: nn.Module, ids: list[int], temperature: float = 1.0) -> torch.Tensor:
+    """The model's probabilities for the token after `ids` (its last `max_len` tokens): (vocab,)."""
+    device = next(model.parameters()).device
+    window = torch.tensor([ids[-model.cfg.max_len:]], dtype=torch.long, device=device)  # (1, T)
+    logits = model(window)[0, -1]  # (vocab,)
+    return F.softmax(logits / temperature, dim=-1).cpu()
+
+
+@torch.no_grad()
+def generate(model: nn.Module, prompt_ids: list[int], n_tokens: int, temperature: float = 0.0,
+             generator: torch.Generator | None = None) -> list[int]:
+    """Continue `prompt_ids` by `n_tokens` tokens: the most likely one each time when
+    `temperature` is 0 (greedy), else sampled from the softmax at that temperature."""
+    was_training = model.training
+    model.eval()
+    ids = list(prompt_ids)
+    for _ in range(n_tokens):
+        probs = next_token_probs(model, ids, temperature or 1.0)
+        ids.append(int(probs.argmax()) if temperature == 0 else int(torch.multinomial(probs, 1, generator=generator)))
+    model.train(was_training)
+    return ids[len(prompt_ids):]

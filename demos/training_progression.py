@@ -1,0 +1,100 @@
+"""Slide 9: a Transformer language model learns the corpus from random weights while the room
+watches. Every few epochs: the loss, and the model's greedy continuation of "We" beside the
+target sentence. It stops when the continuation is the target, or when the budget ends."""
+import math
+import time
+from dataclasses import replace
+
+import torch
+
+from demos.corpus import TARGET_SENTENCE, load
+from demos.device import device_label
+from demos.language_models import SHARED, fit, generate, held_out_loss, mean_loss, new_model, window_starts
+from demos.params import Param, seed_param
+from demos.tokenizer import join
+
+ID = "training_progression"
+TITLE = "Watching the model learn"
+PARAMS = [
+    seed_param(),
+    Param("epochs", "int", 20,
+          "Most epochs to train (an epoch: one window from each sentence of the corpus, on average)", 1, 40),
+    Param("snapshot_every", "int", 1, "Epochs between snapshots of the loss and the continuation", 1, 10),
+]
+PROMPT = "We"
+EVAL_WINDOWS = 48  # training windows on which each snapshot measures the loss
+CURVE_POINTS = 200
+
+
+def steps_per_epoch() -> int:
+    corpus = load()
+    windows = len(window_starts(corpus.train_ids, corpus.train_starts, SHARED.context))
+    return math.ceil(windows / SHARED.batch_size)
+
+
+def run(params: dict, progress, device: torch.device) -> dict:
+    corpus, tokenizer = load(), load().tokenizer
+    prompt, target = tokenizer.encode(PROMPT), tokenizer.encode(TARGET_SENTENCE)
+    goal = target[len(prompt):]
+    per_epoch = steps_per_epoch()
+    total_steps = params["epochs"] * per_epoch
+    settings = replace(SHARED, seed=params["seed"], steps=total_steps)
+    model = new_model(settings, device)
+    every = max(1, total_steps // CURVE_POINTS)
+    snapshots, curve = [], []
+    started = time.perf_counter()
+
+    def partial() -> dict:
+        return {"prompt": PROMPT, "target": TARGET_SENTENCE, "target_tokens": [tokenizer.vocab[i] for i in goal],
+                "snapshots": list(snapshots), "loss_curve": list(curve), "total_steps": total_steps,
+                "steps_per_epoch": per_epoch}
+
+    def snapshot(step: int) -> bool:
+        """Measure and record the model now; True when its continuation is the target."""
+        continuation = generate(model, prompt, len(goal))
+        matches = [a == b for a, b in zip(continuation, goal)]
+        snapshots.append({
+            "epoch": step // per_epoch,
+            "step": step,
+            "seconds": round(time.perf_counter() - started, 3),
+            "loss": mean_loss(model, corpus.train_ids, corpus.train_starts, SHARED.context, device, EVAL_WINDOWS),
+            "held_out_loss": held_out_loss(model, SHARED.context, device),
+            "continuation": [tokenizer.vocab[i] for i in continuation],
+            "matches": matches,
+            "matched": sum(matches),
+        })
+        latest = snapshots[-1]
+        progress(step / total_steps, f"epoch {latest['epoch']}: loss {latest['loss']:.2f}, "
+                                     f"{latest['matched']}/{len(goal)} words right", partial())
+        return all(matches)
+
+    def on_step(step: int, loss: float) -> bool:
+        if step % every == 0:
+            curve.append([step, loss])
+        if step % (per_epoch * params["snapshot_every"]) == 0 or step == total_steps:
+            return snapshot(step)
+        return False
+
+    if not snapshot(0):
+        fit(model, settings, device, on_step)
+    seconds = time.perf_counter() - started
+    last = snapshots[-1]
+    stopped = "matched" if last["matched"] == len(goal) else "budget"
+    first_loss, last_loss = snapshots[0]["loss"], last["loss"]
+    ending = (f"the continuation of '{PROMPT}' matched the target at epoch {last['epoch']}"
+              if stopped == "matched" else
+              f"the budget ended with {last['matched']} of {len(goal)} words right")
+    summary = (f"Trained from random weights for {last['epoch']} epochs ({last['step']} steps) in {seconds:.1f} s on "
+               f"{device_label(device)}: the loss fell from {first_loss:.2f} to {last_loss:.2f} and {ending}. "
+               f"Held-out loss: {snapshots[0]['held_out_loss']:.2f} → {last['held_out_loss']:.2f}.")
+    return {**partial(), "stopped": stopped, "seconds": round(seconds, 3), "summary": summary}
+
+
+def format_text(result: dict) -> str:
+    lines = [f"Target: {result['target']}", ""]
+    for snap in result["snapshots"]:
+        words = join([w if ok else f"[{w}]" for w, ok in zip(snap["continuation"], snap["matches"])])
+        lines.append(f"Epoch {snap['epoch']:>3}  loss {snap['loss']:5.2f}  held-out {snap['held_out_loss']:5.2f}  "
+                     f"{snap['matched']}/{len(snap['matches'])}  {result['prompt']} {words}")
+    lines += ["", "([word]: differs from the target)", result["summary"]]
+    return "\n".join(lines)

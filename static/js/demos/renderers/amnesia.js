@@ -1,0 +1,119 @@
+// Slide 3, the Amnesia Test: an unseen test string and each model's answer with its top-3
+// probabilities, then accuracy on fresh strings against chance, and the loss curves.
+import { chartElement, modelColors, plot } from "../charts.js";
+import { chartIn, element, percent, thousands, TOP_LEGEND } from "./common.js";
+
+const ORDER = ["lstm", "transformer"];
+const SHOWN_LETTERS = 24; // a longer test string is shown with its middle left out
+
+function testString(result) {
+  const letters = [...result.test_string];
+  const row = element("p", "amnesia-string");
+  row.title = result.test_string;
+  row.append(element("span", "amnesia-caption", "Unseen string"));
+  const shown = letters.length > SHOWN_LETTERS
+    ? [...letters.slice(0, SHOWN_LETTERS - 4), "…", ...letters.slice(-4)]
+    : letters;
+  shown.forEach((letter, i) => row.append(element("span", i === 0 ? "amnesia-letter amnesia-first" : "amnesia-letter", letter)));
+  row.append(element("span", "amnesia-caption", `(${letters.length} letters) → target`),
+    element("span", "amnesia-letter amnesia-first", result.target));
+  return row;
+}
+
+function answers(result) {
+  const list = element("ul", "amnesia-answers");
+  const colors = modelColors();
+  for (const name of ORDER) {
+    const model = result.models[name];
+    const right = model.prediction === result.target;
+    const item = element("li", "amnesia-answer");
+    const label = element("span", "amnesia-model", model.label);
+    label.style.color = colors[name];
+    const top = model.top.map((t) => `${t.answer} ${percent(t.probability)}`).join(" · ");
+    item.append(label, element("span", "amnesia-prediction", `says ${model.prediction}`),
+      element("span", right ? "amnesia-verdict amnesia-right" : "amnesia-verdict amnesia-wrong", right ? "right" : "wrong"),
+      element("span", "amnesia-top", `top 3: ${top}`));
+    list.append(item);
+  }
+  return list;
+}
+
+function budget(result) {
+  const b = result.budget;
+  const sizes = ORDER.map((name) => `${result.models[name].label} ${thousands(result.models[name].parameters)} params`).join(" · ");
+  return element("p", "amnesia-budget",
+    `Each model: ${b.optimizer}, lr ${b.lr}, batch ${b.batch_size}, ${b.steps} steps · ${sizes} · ${result.device}`);
+}
+
+function lossTraces(models, colors) {
+  return ORDER.filter((name) => models[name]).map((name) => ({
+    type: "scatter",
+    mode: "lines",
+    name: models[name].label,
+    x: models[name].loss_curve.map((point) => point[0]),
+    y: models[name].loss_curve.map((point) => point[1]),
+    line: { color: colors[name], width: 4, dash: name === "lstm" ? "dash" : "solid" }, // shape as well as colour
+    hovertemplate: `${models[name].label}, step %{x}: loss %{y:.3f}<extra></extra>`,
+  }));
+}
+
+const LOSS_LAYOUT = {
+  xaxis: { domain: [0.5, 1], title: { text: "training step", standoff: 4 } },
+  yaxis: { title: { text: "loss" }, rangemode: "tozero" },
+  legend: TOP_LEGEND,
+  margin: { l: 70, r: 10, t: 40, b: 44 },
+};
+
+function drawResult(chart, result) {
+  const colors = modelColors();
+  const accuracy = {
+    type: "bar",
+    x: ORDER.map((name) => result.models[name].label),
+    y: ORDER.map((name) => result.models[name].accuracy),
+    marker: { color: ORDER.map((name) => colors[name]) },
+    text: ORDER.map((name) => percent(result.models[name].accuracy, 1)),
+    textposition: "outside",
+    cliponaxis: false,
+    showlegend: false,
+    xaxis: "x2",
+    yaxis: "y2",
+    hovertemplate: "%{x}: %{y:.1%} right<extra></extra>",
+  };
+  const chance = {
+    type: "scatter",
+    mode: "lines",
+    name: `chance (${percent(result.chance, 1)})`,
+    x: [-0.5, ORDER.length - 0.5],
+    y: [result.chance, result.chance],
+    line: { color: colors.chance, width: 3, dash: "dot" },
+    xaxis: "x3",
+    yaxis: "y2",
+    hoverinfo: "skip",
+  };
+  plot(chart, [...lossTraces(result.models, colors), accuracy, chance], {
+    ...LOSS_LAYOUT,
+    xaxis2: { domain: [0, 0.36], anchor: "y2" },
+    xaxis3: { domain: [0, 0.36], anchor: "y2", overlaying: "x2", range: [-0.5, ORDER.length - 0.5], visible: false },
+    yaxis2: { anchor: "x2", range: [0, 1.15], tickformat: ".0%", title: { text: `right, of ${thousands(result.n_test)}` } },
+  });
+}
+
+export function render(output, result) {
+  output.replaceChildren();
+  const box = element("div", "amnesia");
+  box.append(testString(result), answers(result));
+  output.append(box);
+  const chart = chartElement(box, "demo-chart amnesia-chart");
+  box.append(budget(result));
+  drawResult(chart, result);
+}
+
+// While training: the loss curves so far.
+export function renderProgress(output, data) {
+  const chart = chartIn(output, "amnesia-progress-chart");
+  plot(chart, lossTraces(data.models, modelColors()), {
+    ...LOSS_LAYOUT,
+    xaxis: { ...LOSS_LAYOUT.xaxis, domain: [0, 1] },
+  });
+}
+

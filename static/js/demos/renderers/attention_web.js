@@ -1,0 +1,116 @@
+// Slide 6: the sentence as a row of tokens with an arc from each token to every earlier token it
+// attends to (thicker and darker = more weight), for a layer and head picked here at once; below,
+// Table 1 of "Attention Is All You Need" with this sentence's n and d filled in.
+import { chartElement, modelColors, plot } from "../charts.js";
+import { element, headPickers, modelLabel, tokenAxis } from "./attention_parts.js";
+
+const MIN_WEIGHT = 0.04; // lighter arcs are left out, so the strong ones stay readable
+const ARC_POINTS = 24;
+
+function arcTrace(from, to, weight, tokens, color, faded) {
+  const xs = [], ys = [];
+  const height = (from - to) / Math.max(1, tokens.length - 1);
+  for (let p = 0; p <= ARC_POINTS; p += 1) {
+    const t = p / ARC_POINTS;
+    xs.push(to + (from - to) * t);
+    ys.push(height * Math.sin(Math.PI * t));
+  }
+  const text = `'${tokens[from]}' → '${tokens[to]}': ${weight.toFixed(2)}`;
+  return {
+    type: "scatter", mode: "lines", x: xs, y: ys, showlegend: false,
+    line: { color, width: 1 + 11 * weight, shape: "spline" },
+    opacity: faded ? 0.12 : 0.25 + 0.75 * weight,
+    hoverinfo: "text", text: xs.map(() => text),
+  };
+}
+
+function drawArcs(chart, result, weights, focus) {
+  const colors = modelColors();
+  const { tokens } = result;
+  const traces = [];
+  weights.forEach((row, from) => {
+    for (let to = 0; to < from; to += 1) {
+      const faded = focus !== null && focus !== from;
+      if (row[to] >= MIN_WEIGHT) traces.push(arcTrace(from, to, row[to], tokens, colors.transformer, faded));
+    }
+  });
+  // Each token's weight on itself, as the size of its dot.
+  traces.push({
+    type: "scatter", mode: "markers", x: tokens.map((_, i) => i), y: tokens.map(() => 0), showlegend: false,
+    marker: {
+      size: weights.map((row, i) => 8 + 30 * row[i]),
+      color: tokens.map((_, i) => (result.unknown[i] ? colors.chance : colors.transformer)),
+      opacity: tokens.map((_, i) => (focus === null || focus === i ? 0.9 : 0.3)),
+    },
+    hoverinfo: "text",
+    text: tokens.map((t, i) => `'${t}' → itself: ${weights[i][i].toFixed(2)} (click to show its arcs only)`),
+  });
+  plot(chart, traces, {
+    margin: { l: 16, r: 16, t: 4, b: 8 },
+    xaxis: tokenAxis(tokens, { range: [-0.6, tokens.length - 0.4], fixedrange: true }),
+    yaxis: { visible: false, range: [-0.08, 1.08], fixedrange: true },
+    hovermode: "closest",
+  });
+}
+
+// Table 1 of the paper, turned so each model is a column, with this sentence's n and d put in.
+function complexityTable(complexity) {
+  const { n } = complexity;
+  const [attention, recurrent] = complexity.rows;
+  const rows = [
+    ["Complexity per layer", `${attention.per_layer} = ${complexity.attention_ops.toLocaleString("en")}`,
+      `${recurrent.per_layer} = ${complexity.recurrent_ops.toLocaleString("en")}`],
+    ["Sequential operations", attention.sequential, `${recurrent.sequential} = ${n}`],
+    ["Maximum path length", attention.path, `${recurrent.path} = ${n}`],
+  ];
+  const table = element("table", "attn-complexity");
+  table.append(element("caption", "", `${complexity.source}; here n = ${n} tokens, d = ${complexity.d}`));
+  const head = element("tr");
+  head.append(element("th"), element("th", "", attention.layer), element("th", "", recurrent.layer));
+  table.append(head);
+  for (const [name, ...cells] of rows) {
+    const tr = element("tr");
+    tr.append(element("th", "", name), ...cells.map((cell) => element("td", "", cell)));
+    table.append(tr);
+  }
+  return table;
+}
+
+function focusPicker(tokens, onChange) {
+  const wrap = element("label", "attn-picker");
+  const select = element("select");
+  select.append(new Option("every token", ""));
+  tokens.forEach((token, i) => select.append(new Option(token, String(i))));
+  select.addEventListener("change", () => onChange(select.value === "" ? null : Number(select.value)));
+  wrap.append(element("span", "", "Arcs from"), select);
+  return { wrap, select };
+}
+
+export function render(output, result) {
+  output.replaceChildren();
+  const state = { layer: result.layer, head: result.head, focus: null };
+  const box = element("div", "attn attn-web");
+  const controls = headPickers(result, state, () => redraw());
+  const focus = focusPicker(result.tokens, (i) => { state.focus = i; redraw(); });
+  controls.append(focus.wrap, element("span", "attn-model", modelLabel(result.model)));
+  box.append(controls);
+  const chart = chartElement(box, "demo-chart attn-web-chart");
+  chart.setAttribute("role", "img");
+  box.append(complexityTable(result.complexity));
+  output.append(box);
+
+  function redraw() {
+    const weights = result.all_weights[state.layer - 1][state.head - 1];
+    chart.setAttribute("aria-label", `Attention arcs of layer ${state.layer}, head ${state.head} over the sentence: ${result.tokens.join(" ")}`);
+    drawArcs(chart, result, weights, state.focus);
+  }
+  redraw();
+  chart.on("plotly_click", (event) => {
+    const point = event.points[0];
+    if (point.data.mode !== "markers") return;
+    state.focus = state.focus === point.pointIndex ? null : point.pointIndex;
+    focus.select.value = state.focus === null ? "" : String(state.focus);
+    redraw();
+  });
+}
+
