@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import api, assets, cli, deck, errors, export, follow, headers, health, links, logs
+from web import api, assets, cli, deck, errors, export, follow, headers, health, links, logs, recap
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -34,6 +34,7 @@ def create_app(config: dict | None = None) -> Flask:
     api.init_app(app)
     follow.init_app(app)
     health.init_app(app)
+    recap.init_app(app)
     cli.init_app(app)
     export.init_app(app)
     return app

@@ -6,8 +6,9 @@ fresh strings against chance (1/26).
 """
 import torch
 
-from demos.classifier import CONTENDERS, LossCurve, classifier_config, near_chance, train_and_score
+from demos.classifier import CLEAR_GAP, CONTENDERS, LossCurve, classifier_config, near_chance, train_and_score
 from demos.params import Param, seed_param
+from demos.recap import best_of, headline as recap_row
 from demos.tasks import FirstLetter
 from demos.training import TrainConfig
 
@@ -98,6 +99,14 @@ def summarize(result: dict, length: int) -> str:
     elif lstm["accuracy"] > transformer["accuracy"]:
         text += " Here the LSTM did better than the Transformer."
     return text
+
+
+def headline(result: dict) -> dict:
+    """For the recap: which model recalled the first letter more often."""
+    scores = {name: model["accuracy"] for name, model in result["models"].items()}
+    winner = best_of(scores, CLEAR_GAP)
+    return recap_row(f"Amnesia Test, length {result['params']['length']}", winner,
+                     f"Transformer {scores['transformer']:.0%}, LSTM {scores['lstm']:.0%} (chance {result['chance']:.0%})")
 
 
 def format_text(result: dict) -> str:

@@ -11,6 +11,7 @@ import torch
 from demos.classifier import (CLEAR_GAP, TUNED_FORGET_BIAS, TUNED_LR, LossCurve, classifier_config, near_chance,
                               train_and_score)
 from demos.params import Param, seed_param
+from demos.recap import best_of, headline as recap_row
 from demos.tasks import IndexLookup
 from demos.training import TrainConfig
 
@@ -94,6 +95,17 @@ def summarize(result: dict) -> str:
     if at_chance:
         text += f" At N = {', '.join(at_chance)} every LSTM was at chance."
     return text
+
+
+def headline(result: dict) -> dict:
+    """For the recap: the Transformer against the best LSTM width at the longest N."""
+    longest = result["lengths"][-1]
+    at_longest = [c for c in result["cells"] if c["length"] == longest]
+    transformer = next(c["accuracy"] for c in at_longest if c["model"] == "transformer")
+    best_lstm = max((c for c in at_longest if c["model"] == "lstm-tuned"), key=lambda c: c["accuracy"])
+    winner = best_of({"transformer": transformer, "lstm-tuned": best_lstm["accuracy"]}, CLEAR_GAP)
+    return recap_row(f"Index Lookup, N = {longest}", winner,
+                     f"Transformer {transformer:.0%}, best LSTM (width {best_lstm['width']}) {best_lstm['accuracy']:.0%}")
 
 
 def format_text(result: dict) -> str:

@@ -11,6 +11,7 @@ import torch
 from demos.classifier import (CLEAR_GAP, CONTENDERS, TUNED_FORGET_BIAS, TUNED_LR, LossCurve, classifier_config,
                               near_chance, train_and_score)
 from demos.params import Param, seed_param
+from demos.recap import best_of, headline as recap_row
 from demos.tasks import FirstLetter
 from demos.training import TrainConfig
 
@@ -96,6 +97,16 @@ def summarize(result: dict) -> str:
     if beaten:
         text += f" At length {listed(beaten)} the tuned LSTM beat the Transformer."
     return text
+
+
+def headline(result: dict) -> dict:
+    """For the recap: the best LSTM against the Transformer at the longest length tested."""
+    longest = result["lengths"][-1]
+    scores = {name: accuracies(result, name)[-1] for name in MODELS}
+    winner = best_of(scores, CLEAR_GAP)
+    return recap_row(f"Fair fight, length {longest}", winner,
+                     f"Transformer {scores['transformer']:.0%}, tuned LSTM {scores['lstm-tuned']:.0%}, "
+                     f"LSTM {scores['lstm']:.0%}")
 
 
 def format_text(result: dict) -> str:

@@ -15,6 +15,7 @@ from torch import nn
 from demos.classifier import CONTENDERS, LossCurve, classifier_config, fresh_examples, train_classifier
 from demos.models import ModelConfig, build_model, count_parameters
 from demos.params import Param, seed_param
+from demos.recap import headline as recap_row
 from demos.tasks import FirstLetter
 from demos.training import TrainConfig
 
@@ -119,6 +120,15 @@ def summarize(result: dict) -> str:
         text += f" {floored} norms underflowed even float64 and are drawn at {SMALLEST:g}."
     return text + (f" Sequential steps: {models['lstm']['sequential_steps']} for the RNN and LSTM, "
                    f"{models['transformer']['sequential_steps']} for the Transformer.")
+
+
+def headline(result: dict) -> dict:
+    """For the recap: whose first-letter gradient survived best to the end."""
+    strength = {name: result["models"][name]["first_over_last"] for name in MODELS}
+    winner = max(strength, key=strength.get)
+    return recap_row("Signal from the first word", winner,
+                     ", ".join(f"{result['models'][name]['label']} {strength[name]:.0e}" for name in MODELS)
+                     + " (first ÷ last gradient)")
 
 
 def format_text(result: dict) -> str:

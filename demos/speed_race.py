@@ -20,6 +20,7 @@ from torch import nn
 from demos.device import all_cpu_cores, device_label, synchronize
 from demos.models import Block, ModelConfig, count_parameters
 from demos.params import Param, seed_param
+from demos.recap import headline as recap_row
 
 ID = "speed_race"
 TITLE = "The speed race: one training step, sequential vs parallel"
@@ -209,6 +210,14 @@ def run(params: dict, progress, device: torch.device) -> dict:
         "cpu_threads": cpu_threads,
         "summary": " ".join(r["verdict"] for r in races),
     }
+
+
+def headline(result: dict) -> dict:
+    """For the recap: who trained a step faster at the longest length, on the server's device."""
+    longest, ratio = result["lengths"][-1], result["ratio_lstm_to_transformer"][-1]
+    winner = "tie" if 0.9 < ratio < 1.1 else ("transformer" if ratio > 1 else "lstm")
+    return recap_row(f"Speed of a training step, length {longest:,}", winner,
+                     f"the fused LSTM took {times_word(ratio)} the Transformer layer's time on {result['races'][0]['device']}")
 
 
 def format_text(result: dict) -> str:

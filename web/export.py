@@ -18,6 +18,7 @@ from demos import DEMOS
 from web.assets import plotly_js
 from web.bundle import bundle
 from web.deck import get_deck
+from web.recap import build_recap
 
 ENTRY_POINTS = {"js/main.bundle.js": "js/main.js", "js/presenter.bundle.js": "js/presenter/main.js"}
 
@@ -40,7 +41,7 @@ def render_pages(deck, frozen: dict) -> dict[str, str]:
         g.static_export = True
         return {
             "index.html": render_template("deck/deck.html", deck=deck, current=deck[0], demos=DEMOS,
-                                          frozen=frozen, print_mode=False),
+                                          frozen=frozen, frozen_recap=build_recap(), print_mode=False),
             "presenter.html": render_template("deck/presenter.html", deck=deck),
         }
 

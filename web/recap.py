@@ -1,0 +1,43 @@
+"""`GET /api/recap`: the last slide's table of what the deck measured, read from the cache.
+
+For each slide whose demo has a `headline(result)`, the cached default result's headline:
+which model won that test, by how much, and on what device; or a note that it has not run.
+"""
+import logging
+
+from flask import Blueprint, Flask, current_app, jsonify
+
+from demos import DEMOS
+from web.deck import get_deck
+
+bp = Blueprint("recap", __name__)
+log = logging.getLogger(__name__)
+
+
+def build_recap() -> list[dict]:
+    engine = current_app.extensions["engine"]
+    rows = []
+    for slide in get_deck():
+        demo = DEMOS.get(slide.demo)
+        headline = getattr(demo, "headline", None)
+        if headline is None:
+            continue
+        row = {"n": slide.n, "slide": slide.title, "demo": slide.demo}
+        entry = engine.cached(slide.demo)
+        if entry is None:
+            rows.append({**row, "measured": False})
+            continue
+        try:
+            rows.append({**row, "measured": True, "device": entry.result["device"], **headline(entry.result)})
+        except (KeyError, IndexError, TypeError, ValueError) as error:  # an old result's shape: leave it out
+            log.warning("no headline for %s: %s", slide.demo, error)
+    return rows
+
+
+@bp.get("/api/recap")
+def recap():
+    return jsonify(rows=build_recap())
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
