@@ -12,12 +12,13 @@ and, if its parameters need more checking than their schema gives,
 """
 from types import ModuleType
 
-from demos import (amnesia, attention_matrix, attention_web, index_lookup, line_fit, qkv, recall_vs_length,
-                   signal_decay, speed_race, system_check, training_progression)
+from demos import (amnesia, attention_matrix, attention_web, context_scaling, dyck, generation, index_lookup,
+                   line_fit, qkv, recall_vs_length, signal_decay, speed_race, system_check, training_progression)
 
 DEMOS: dict[str, ModuleType] = {module.ID: module for module in (
     system_check, signal_decay, amnesia, recall_vs_length, index_lookup,
-    attention_web, qkv, attention_matrix, training_progression, speed_race, line_fit)}
+    attention_web, qkv, attention_matrix, training_progression, speed_race, context_scaling, generation, dyck,
+    line_fit)}
 
 
 class UnknownDemo(KeyError):

@@ -25,22 +25,33 @@ def unknown_label(word: str) -> str:
     return f"⟨unk: {word}⟩"
 
 
-def check_sentence(text: str) -> list[str]:
-    """The sentence's tokens, or ParamError("sentence", why it cannot be analysed)."""
+def check_sentence(text: str, name: str = "sentence") -> list[str]:
+    """The sentence's tokens, or ParamError(name, why it cannot be analysed); `name`: the field it was typed in."""
     if markup := MARKUP.search(text):
-        raise ParamError("sentence", f"must be plain words, not markup such as {markup.group(0)}")
+        raise ParamError(name, f"must be plain words, not markup such as {markup.group(0)}")
     tokenizer = load().tokenizer
     tokens = tokenizer.tokenize(text)
     if not tokens:
-        raise ParamError("sentence", "is empty: type a sentence to analyse")
+        raise ParamError(name, "is empty: type a sentence to analyse")
     if len(tokens) > MAX_TOKENS:
-        raise ParamError("sentence", f"has {len(tokens)} tokens (words and punctuation marks); "
-                                     f"at most {MAX_TOKENS} fit on the slide")
+        raise ParamError(name, f"has {len(tokens)} tokens (words and punctuation marks); "
+                               f"at most {MAX_TOKENS} fit on the slide")
     if all(tokenizer.token_id(token) == tokenizer.unk_id or not token[0].isalnum() for token in tokens):
-        raise ParamError("sentence", f"has no word the model knows: its vocabulary is the {len(tokenizer) - 1:,} "
-                                     "tokens of the paper abstracts it was trained on; "
-                                     f"try one like {TARGET_SENTENCE!r}")
+        raise ParamError(name, f"has no word the model knows: its vocabulary is the {len(tokenizer) - 1:,} "
+                               "tokens of the paper abstracts it was trained on; "
+                               f"try one like {TARGET_SENTENCE!r}")
     return tokens
+
+
+def encode_sentence(text: str, name: str = "sentence") -> tuple[list[str], list[int], list[str], list[bool]]:
+    """The checked sentence as (words as typed, token ids, tokens as shown, which are unknown);
+    a word the vocabulary lacks is shown as ⟨unk: word⟩, never dropped."""
+    words = check_sentence(text, name)
+    tokenizer = load().tokenizer
+    ids = [tokenizer.token_id(word) for word in words]
+    unknown = [i == tokenizer.unk_id for i in ids]
+    tokens = [unknown_label(word) if unk else tokenizer.vocab[i] for word, i, unk in zip(words, ids, unknown)]
+    return words, ids, tokens, unknown
 
 
 class SentenceParam(Param):
@@ -48,7 +59,7 @@ class SentenceParam(Param):
 
     def check(self, value):
         value = super().check(value)
-        check_sentence(value)
+        check_sentence(value, self.name)
         return value
 
 
@@ -98,9 +109,7 @@ def shared_model(params: dict, progress, device: torch.device):
 
 def trace_sentence(params: dict, progress, device: torch.device) -> SentenceTrace:
     """Read `params["sentence"]` with the model and keep every layer's and head's attention."""
-    words = check_sentence(params["sentence"])  # again: a run from Python skips no check
-    tokenizer = load().tokenizer
-    ids = [tokenizer.token_id(word) for word in words]
+    words, ids, tokens, unknown = encode_sentence(params["sentence"])  # checked again: a run from Python skips no check
     model, about = shared_model(params, progress, device)
     progress(1.0, "reading the sentence")
     model.trace_attention(True)
@@ -112,8 +121,6 @@ def trace_sentence(params: dict, progress, device: torch.device) -> SentenceTrac
         model.trace_attention(False)
     heads = [[{name: trace[name][0, h].cpu() for name in ("q", "k", "v", "scores", "weights", "out")}
               for h in range(model.cfg.n_heads)] for trace in traces]
-    unknown = [i == tokenizer.unk_id for i in ids]
-    tokens = [unknown_label(word) if unk else tokenizer.vocab[i] for word, i, unk in zip(words, ids, unknown)]
     return SentenceTrace(words, tokens, unknown, heads, about)
 
 
@@ -123,7 +130,11 @@ def rows(matrix: torch.Tensor) -> list[list[float | None]]:
 
 
 def unknown_note(trace: SentenceTrace) -> str:
-    words = trace.unknown_words
+    return unknown_words_note(trace.unknown_words)
+
+
+def unknown_words_note(words: list[str]) -> str:
+    """A sentence for the summary naming the words read as ⟨unk⟩ (empty when there are none)."""
     if not words:
         return ""
     many = len(words) > 1

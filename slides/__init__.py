@@ -14,7 +14,7 @@ import markdown
 SLIDES_DIR = Path(__file__).parent
 SLIDE_FILE_GLOB = "[0-9][0-9]-*.md"
 NOTES_MARKER = re.compile(r"^Note:[ \t]*$", re.MULTILINE)
-LAYOUTS = ("standard", "title")
+LAYOUTS = ("standard", "title", "wide")  # wide: a narrow text column, a wide demo
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from demos.terminal import ProgressBar
 
 @click.command("warm")
 @click.argument("demo_ids", nargs=-1)
+@click.option("--full", is_flag=True, help="Then also each demo's long variant (its FULL_PARAMS: slide 11's sweep).")
 @with_appcontext
-def warm_command(demo_ids: tuple[str, ...]):
+def warm_command(demo_ids: tuple[str, ...], full: bool):
     """Train and cache the default result of every demo (or of DEMO_IDS). Safe to run while the
     server is up: a demo the server is training already is waited for, not trained twice."""
     engine = current_app.extensions["engine"]
@@ -20,12 +21,16 @@ def warm_command(demo_ids: tuple[str, ...]):
     if unknown:
         raise click.UsageError(f"unknown demo(s): {', '.join(unknown)}; demos: {', '.join(DEMOS)}")
     demo_ids = demo_ids or tuple(DEMOS)
-    click.echo(f"Warming {len(demo_ids)} demos on {engine.device_label}; cache: {engine.cache.directory}")
-    width = max(map(len, demo_ids))
+    runs = [(demo_id, demo_id, None) for demo_id in demo_ids]  # (label, demo, parameters)
+    if full:
+        runs += [(f"{demo_id} (full)", demo_id, DEMOS[demo_id].FULL_PARAMS)
+                 for demo_id in demo_ids if getattr(DEMOS[demo_id], "FULL_PARAMS", None)]
+    click.echo(f"Warming {len(runs)} demo runs on {engine.device_label}; cache: {engine.cache.directory}")
+    width = max(len(label) for label, _, _ in runs)
     rows = []
-    for demo_id in demo_ids:
-        demo, params, key = engine.resolve(demo_id, None)
-        bar = ProgressBar(label=f"{demo_id:<{width}}  ")
+    for label, demo_id, raw_params in runs:
+        demo, params, key = engine.resolve(demo_id, raw_params)
+        bar = ProgressBar(label=f"{label:<{width}}  ")
         started = time.perf_counter()
         try:
             _, trained = engine.compute(demo, params, key, bar)
@@ -34,7 +39,7 @@ def warm_command(demo_ids: tuple[str, ...]):
             outcome = f"FAILED: {error}"
         finally:
             bar.close()
-        rows.append((demo_id, outcome, time.perf_counter() - started))
+        rows.append((label, outcome, time.perf_counter() - started))
 
     click.echo(f"\n{'demo':<{width}}  {'outcome':<8}  seconds")
     for demo_id, outcome, seconds in rows:

@@ -14,7 +14,7 @@ function row(data) {
   const tr = element("tr");
   tr.append(element("td", "recap-n", String(data.n)), element("td", "recap-test", data.measured ? data.test : data.slide));
   if (!data.measured) {
-    const cell = element("td", "recap-missing", "not run yet: warm it, or run it on its slide");
+    const cell = element("td", "recap-missing", "not run yet");
     cell.colSpan = 2;
     tr.append(cell);
     return tr;

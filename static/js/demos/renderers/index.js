@@ -12,6 +12,9 @@ import * as amnesia from "./amnesia.js";
 import * as recallVsLength from "./recall_vs_length.js";
 import * as indexLookup from "./index_lookup.js";
 import * as speedRace from "./speed_race.js";
+import * as contextScaling from "./context_scaling.js";
+import * as generation from "./generation.js";
+import * as dyck from "./dyck.js";
 
 export const RENDERERS = {
   system_check: systemCheck,
@@ -24,4 +27,7 @@ export const RENDERERS = {
   recall_vs_length: recallVsLength,
   index_lookup: indexLookup,
   speed_race: speedRace,
+  context_scaling: contextScaling,
+  generation,
+  dyck,
 };

@@ -1,0 +1,231 @@
+// Slide 11, using the whole context (a miniature of Kaplan et al. 2020, Figure 7). Right: each
+// model's loss on held-out documents against the token's position T (log axis), with the fitted
+// a + b·T^−c dashed over it. Left: held-out loss against non-embedding parameters for
+// Transformers and 1- and 2-layer LSTMs of several sizes, when that (minutes-long) sweep has
+// been computed: in this result, or cached for the same settings (looked up, never trained).
+// Under both: the fitted constants and an example of the held-out text.
+import { postJSON } from "../api.js";
+import { modelColors, plot } from "../charts.js";
+import { TOP_LEGEND, element, thousands } from "./common.js";
+
+const NAMES = { transformer: "Transformer", lstm: "LSTM" };
+const FAMILIES = {
+  transformer: { name: "Transformer", color: "transformer", dash: "solid", symbol: "circle" },
+  "lstm-1": { name: "1-layer LSTM", color: "lstm", dash: "solid", symbol: "square" },
+  "lstm-2": { name: "2-layer LSTM", color: "lstm", dash: "dash", symbol: "diamond" },
+};
+
+function fitted(fit, t) {
+  return fit.a + fit.b * t ** -fit.c;
+}
+
+function fitText(fit) {
+  return `${fit.a.toFixed(2)} ${fit.b < 0 ? "−" : "+"} ${Math.abs(fit.b).toFixed(2)}·T^−${fit.c.toFixed(2)}`;
+}
+
+function compact(count) {
+  return count >= 1e6 ? `${(count / 1e6).toFixed(1)}M` : count >= 1e3 ? `${Math.round(count / 1e3)}k` : String(count);
+}
+
+// ---- the right panel: per-token loss against position
+
+// Mean loss over positions 1, 2, 3–4, 5–8, …: the measured curve without the noise of single positions.
+function binned(losses) {
+  const points = [];
+  for (let start = 1; start <= losses.length; start *= 2) {
+    const end = Math.min(2 * start - 1, losses.length);
+    const part = losses.slice(start - 1, end);
+    points.push({ x: Math.sqrt(start * end), y: part.reduce((sum, v) => sum + v, 0) / part.length, start, end });
+  }
+  return points;
+}
+
+function drawPositions(chart, data) {
+  const colors = modelColors();
+  const positions = Array.from({ length: data.context }, (_, i) => i + 1);
+  const traces = data.models.flatMap((model) => {
+    const name = NAMES[model.kind];
+    const color = colors[model.kind];
+    const bins = binned(model.per_token_loss);
+    return [
+      { // every position, faint: one value each
+        type: "scatter", mode: "lines", name: `${name}, each position`, legendgroup: model.kind, showlegend: false,
+        x: positions, y: model.per_token_loss, line: { color, width: 1.5 }, opacity: 0.35,
+        hovertemplate: `${name}, token %{x}: loss %{y:.2f}<extra></extra>`,
+      },
+      {
+        type: "scatter", mode: "lines+markers", name, legendgroup: model.kind,
+        x: bins.map((b) => b.x), y: bins.map((b) => b.y), line: { color, width: 4 }, marker: { color, size: 8 },
+        customdata: bins.map((b) => (b.start === b.end ? `token ${b.start}` : `tokens ${b.start}–${b.end}`)),
+        hovertemplate: `${name}, %{customdata}: mean loss %{y:.2f}<extra></extra>`,
+      },
+      {
+        type: "scatter", mode: "lines", name: `${name} fit`, legendgroup: model.kind, showlegend: false,
+        x: positions, y: positions.map((t) => fitted(model.fit, t)), line: { color, width: 2.5, dash: "dash" },
+        hovertemplate: `${name} fit ${fitText(model.fit)}: %{y:.2f}<extra></extra>`,
+      },
+    ];
+  });
+  if (data.models.length) { // one legend entry says what the dashed lines are
+    traces.push({ type: "scatter", mode: "lines", name: "fit", x: [null], y: [null],
+                  line: { color: colors.chance, width: 2.5, dash: "dash" }, hoverinfo: "skip" });
+  }
+  const ticks = [1, 2, 4, 8, 16, 32, 64, 128, 256].filter((t) => t <= data.context);
+  plot(chart, traces, {
+    legend: { ...TOP_LEGEND, x: -0.2 }, // from the chart's left edge: one row
+    margin: { l: 58, r: 8, t: 40, b: 50 },
+    xaxis: { type: "log", title: { text: "position T in the context", standoff: 2 }, tickvals: ticks,
+             range: [-0.03, Math.log10(data.context) + 0.03], fixedrange: true },
+    yaxis: { title: { text: "loss (nats)", standoff: 4 }, fixedrange: true },
+  });
+  const words = data.models.map((m) => `${NAMES[m.kind]} from ${m.per_token_loss[0].toFixed(2)} at token 1 to ` +
+    `${m.per_token_loss.at(-1).toFixed(2)} at token ${data.context}`);
+  chart.setAttribute("aria-label", `Per-token held-out loss against position: ${words.join("; ") || "training"}.`);
+}
+
+// ---- the left panel: loss against non-embedding parameters (the sweep)
+
+function drawSweep(chart, sweep) {
+  const colors = modelColors();
+  const traces = Object.entries(FAMILIES).map(([family, look]) => {
+    const points = sweep.points.filter((p) => p.family === family)
+      .sort((a, b) => a.non_embedding_parameters - b.non_embedding_parameters);
+    const fit = sweep.fits[family];
+    return {
+      type: "scatter", mode: "lines+markers", name: look.name,
+      x: points.map((p) => p.non_embedding_parameters), y: points.map((p) => p.loss),
+      line: { color: colors[look.color], width: 3, dash: look.dash },
+      marker: { color: colors[look.color], size: 10, symbol: look.symbol },
+      customdata: points.map((p) => p.label),
+      hovertemplate: `%{customdata}<br>%{x:,} non-embedding parameters: loss %{y:.3f}` +
+        `${fit ? `<br>fitted α = ${fit.alpha.toFixed(3)}` : ""}<extra></extra>`,
+    };
+  });
+  const smallest = sweep.points.filter((p) => p.family === "transformer")
+    .sort((a, b) => a.non_embedding_parameters - b.non_embedding_parameters)[0];
+  const sizes = sweep.points.map((p) => p.non_embedding_parameters);
+  if (smallest) { // the paper's slope, drawn through our smallest Transformer: a reference, not a result
+    const xs = [Math.min(...sizes), Math.max(...sizes)];
+    traces.push({
+      type: "scatter", mode: "lines", name: `paper: α ${sweep.paper_alpha}`,
+      x: xs, y: xs.map((n) => smallest.loss * (n / smallest.non_embedding_parameters) ** -sweep.paper_alpha),
+      line: { color: colors.chance, width: 3, dash: "dot" },
+      hovertemplate: `Kaplan et al. (2020): L ∝ N^−${sweep.paper_alpha}, drawn through our smallest Transformer<extra></extra>`,
+    });
+  }
+  plot(chart, traces, {
+    legend: { ...TOP_LEGEND, font: { size: 13 }, entrywidth: 95, entrywidthmode: "pixels" }, // two columns (the width leaves out the symbol)
+    margin: { l: 46, r: 2, t: 40, b: 50 },
+    xaxis: { type: "log", title: { text: "non-emb. parameters", standoff: 2 }, fixedrange: true },
+    yaxis: { type: "log", title: { text: "loss (nats)", standoff: 0 }, fixedrange: true,
+             tickformat: ".1f", nticks: 4 },
+  });
+  const fits = Object.entries(sweep.fits).map(([family, fit]) => `${FAMILIES[family].name} α = ${fit.alpha.toFixed(3)}`);
+  chart.setAttribute("aria-label", `Held-out loss against non-embedding parameters for ${sweep.points.length} models; ` +
+    `fitted exponents: ${fits.join(", ") || "none yet"}; the paper's α = ${sweep.paper_alpha} drawn as a reference.`);
+}
+
+// A note where the sweep's chart would be; `command`, if given, is shown as code after the text.
+function sweepNote(box, text, command, after = "") {
+  const note = element("p", "ctx-sweep-note", text);
+  if (command) note.append(element("code", "", command), after);
+  box.replaceChildren(note);
+}
+
+// The sweep for these settings, from this result or from the cache (looked up, never trained).
+async function showSweep(view, result) {
+  if (result.sweep) {
+    drawSweep(view.sweepChart(), result.sweep);
+    return;
+  }
+  const lookupUrl = view.root.closest(".demo")?.dataset.lookupUrl;
+  const howTo = [`Loss against size (${result.sweep_models} models, minutes) is not cached for these settings. Before the lecture: `,
+    "flask --app app warm --full", ", or tick “sweep”."];
+  if (!lookupUrl) {
+    sweepNote(view.sweepBox, "Loss against model size was not computed for this copy of the lecture.");
+    return;
+  }
+  sweepNote(view.sweepBox, "Looking for the cached size sweep…");
+  try {
+    const { body } = await postJSON(lookupUrl, { ...result.params, sweep: true });
+    if (!view.root.isConnected) return; // a newer result is on show
+    if (body.status === "done" && body.result.sweep) drawSweep(view.sweepChart(), body.result.sweep);
+    else sweepNote(view.sweepBox, ...howTo);
+  } catch {
+    if (view.root.isConnected) sweepNote(view.sweepBox, ...howTo);
+  }
+}
+
+// ---- below: the fitted constants and an example of the text
+
+function fitsTable(models) {
+  const table = element("table", "ctx-fits");
+  for (const model of models) {
+    const row = element("tr", `ctx-fit--${model.kind}`);
+    row.append(
+      element("th", "ctx-fit-name", NAMES[model.kind]),
+      element("td", "ctx-fit-formula", `L(T) = ${fitText(model.fit)}`),
+      element("td", "ctx-fit-rms", `rms ${model.fit.rmse.toFixed(3)}`),
+      element("td", "ctx-fit-params", `${thousands(model.non_embedding_parameters)} non-emb. (${compact(model.parameters)} in all)`),
+    );
+    row.title = model.label;
+    table.append(row);
+  }
+  return table;
+}
+
+function example(data) {
+  const line = element("p", "ctx-example");
+  line.append(element("span", "ctx-example-label", "Held-out text, names in [ ]: "), data.example + " …");
+  line.title = `Corpus sentences whose words outside the ${data.common_words} most common are the document's ` +
+    `names (${data.fewest_names} to ${data.most_names} per document).`;
+  return line;
+}
+
+// ---- the layout
+
+function build(output) {
+  output.replaceChildren();
+  const root = element("div", "ctx");
+  const charts = element("div", "ctx-charts");
+  const sweepBox = element("div", "ctx-sweep");
+  const positions = element("div", "demo-chart ctx-positions");
+  positions.setAttribute("role", "img");
+  charts.append(sweepBox, positions);
+  const footer = element("div", "ctx-footer");
+  root.append(charts, footer);
+  output.append(root);
+  const view = {
+    root, sweepBox, positions, footer,
+    sweepChart() { // the sweep's chart, made when first needed
+      let chart = sweepBox.querySelector(".ctx-sweep-chart");
+      if (!chart) {
+        chart = element("div", "demo-chart ctx-sweep-chart");
+        chart.setAttribute("role", "img");
+        sweepBox.replaceChildren(chart);
+      }
+      return chart;
+    },
+  };
+  output.contextView = view;
+  return view;
+}
+
+// The footer first: the charts are sized to the room it leaves.
+function fill(view, data) {
+  view.footer.replaceChildren(...(data.models.length ? [fitsTable(data.models)] : []), example(data.data));
+  drawPositions(view.positions, data);
+}
+
+export function renderProgress(output, data) {
+  const view = output.contextView?.live ? output.contextView : Object.assign(build(output), { live: true });
+  fill(view, data);
+  if (data.sweep) drawSweep(view.sweepChart(), data.sweep);
+  else sweepNote(view.sweepBox, "The size sweep is not part of this run.");
+}
+
+export function render(output, result) {
+  const view = build(output);
+  fill(view, result);
+  showSweep(view, result);
+}

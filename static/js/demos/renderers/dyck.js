@@ -1,0 +1,126 @@
+// Slide 13, bounded Dyck-2: accuracy on fresh strings against their length, one line per model,
+// drawn point by point as each is scored; under it, how the near misses were made, each with an
+// example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
+// table goes below (a sibling of .dyck in the output, which this renderer leaves alone).
+import { chartElement, modelColors, plot } from "../charts.js";
+import { element, percent, thousands, TOP_LEGEND } from "./common.js";
+import { renderRecap } from "../recap.js";
+
+const ORDER = ["lstm", "transformer"];
+const MARKERS = { lstm: "diamond", transformer: "circle" }; // shape as well as colour
+const KIND_NAMES = {
+  balanced: "balanced", retype: "retyped", flip: "turned round", swap: "swapped", deepen: "3 deep",
+};
+
+// The hover text of a point: how many of each kind of test string the model got right.
+function byKind(point) {
+  return Object.entries(point.by_kind)
+    .map(([kind, right]) => `${KIND_NAMES[kind] ?? kind} ${percent(right)}`)
+    .join("<br>");
+}
+
+function drawChart(chart, data) {
+  const colors = modelColors();
+  const lengths = data.lengths.map(String);
+  const lines = ORDER.map((name) => {
+    const points = data.points.filter((p) => p.model === name);
+    return {
+      type: "scatter",
+      mode: "lines+markers",
+      name: data.models[name],
+      x: points.map((p) => String(p.length)),
+      y: points.map((p) => p.accuracy),
+      customdata: points.map(byKind),
+      line: { color: colors[name], width: 4 },
+      marker: { color: colors[name], size: 13, symbol: MARKERS[name] },
+      hovertemplate: `${data.models[name]}, length %{x}: %{y:.1%} right<br>%{customdata}<extra></extra>`,
+    };
+  });
+  const chance = {
+    type: "scatter",
+    mode: "lines",
+    name: `chance (${percent(data.chance)})`,
+    x: lengths,
+    y: lengths.map(() => data.chance),
+    line: { color: colors.chance, width: 3, dash: "dot" },
+    hoverinfo: "skip",
+  };
+  plot(chart, [...lines, chance], {
+    xaxis: {
+      type: "category", categoryorder: "array", categoryarray: lengths,
+      title: { text: "string length (brackets)", standoff: 4 },
+    },
+    yaxis: { range: [-0.04, 1.06], tickformat: ".0%", title: { text: "right on fresh strings", standoff: 4 } },
+    legend: TOP_LEGEND,
+    margin: { l: 76, r: 10, t: 40, b: 52 },
+  });
+}
+
+// The near miss with the brackets its edit changed marked, so the eye finds the one fault.
+function markedString(example) {
+  const text = element("code", "dyck-string");
+  [...example.near_miss].forEach((bracket, i) => {
+    text.append(bracket === example.balanced[i] ? bracket : element("mark", "dyck-edit", bracket));
+  });
+  return text;
+}
+
+// Each kind of near miss: an example with its edit marked, and (×) how many of the test strings at
+// the longest length scored so far were made that way; its tooltip says so in words.
+function drawNearMisses(list, data) {
+  const longest = data.test_sets.at(-1);
+  const items = data.examples.map((example) => {
+    const item = element("li", "dyck-miss");
+    item.append(element("span", "dyck-kind", KIND_NAMES[example.kind] ?? example.kind), markedString(example));
+    let about = `${data.near_misses[example.kind]}; this one was made from ${example.balanced}`;
+    if (longest) {
+      const count = thousands(longest.counts[example.kind]);
+      item.append(element("span", "dyck-count", `×${count}`));
+      about += `. ${count} of the test strings of length ${longest.length} were made this way.`;
+    }
+    item.title = about;
+    return item;
+  });
+  list.replaceChildren(element("li", "dyck-caption", "Near misses:"), ...items);
+}
+
+// This renderer's part of the output: made once, then redrawn in place while the result streams
+// in; the final result gets a fresh chart, sized to the room left once the progress bar has gone.
+function panel(output, fresh) {
+  let root = output.querySelector(".dyck");
+  if (root && !fresh) return root;
+  const next = element("div", "dyck");
+  chartElement(next, "demo-chart dyck-chart");
+  const misses = element("ul", "dyck-misses");
+  misses.setAttribute("aria-label", "How the near misses were made");
+  next.append(misses);
+  if (root) root.replaceWith(next);
+  else output.prepend(next);
+  return next;
+}
+
+function draw(output, data, fresh) {
+  const root = panel(output, fresh);
+  drawChart(root.querySelector(".dyck-chart"), data);
+  drawNearMisses(root.querySelector(".dyck-misses"), data);
+}
+
+// The lecture ends on its own numbers: beside the chart, the recap of every test the deck ran.
+export function render(output, result) {
+  output.classList.add("dyck-output"); // first: the chart is drawn to the width of its column
+  output.querySelector(".recap-box")?.remove();
+  draw(output, result, true);
+  const recap = element("div", "recap-box");
+  output.append(recap);
+  renderRecap(recap);
+}
+
+// Shown again later in the lecture: other demos may have run since.
+export function onShow(output) {
+  const recap = output.querySelector(".recap-box");
+  if (recap) renderRecap(recap);
+}
+
+export function renderProgress(output, data) {
+  draw(output, data, false);
+}

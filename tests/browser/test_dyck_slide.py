@@ -1,0 +1,46 @@
+"""Slide 13 in a real browser: tiny settings, Run, and the accuracy-against-length chart, the near
+misses with their edits marked, and the measured summary appear, leaving room below for the recap."""
+import re
+
+from playwright.sync_api import expect
+
+TRAINED = 120_000  # ms: a tiny run, but the machine may be busy
+
+
+def test_slide_13_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot_path):
+    page = open_page("/slides/13")
+    widget = page.locator("#slide-13 .demo")
+    expect(widget.locator(".demo-run")).to_have_text("Run")
+    widget.locator(".demo-settings summary").click()
+    for box in widget.locator('input[name="lengths"]').all():
+        box.set_checked(int(box.get_attribute("value")) in {20, 50})
+    widget.locator('input[name="steps"]').fill("20")
+    widget.locator('input[name="width"]').fill("16")
+    widget.locator(".demo-settings summary").click()  # close the form, as a lecturer would
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu", timeout=TRAINED)
+
+    chart = widget.locator(".dyck-chart.js-plotly-plot")
+    expect(chart).to_have_count(1)
+    expect(chart.locator(".legend .traces")).to_have_count(3)  # LSTM, Transformer, chance
+    expect(chart.locator(".legend")).to_contain_text("LSTM")
+    expect(chart.locator(".legend")).to_contain_text("chance (50%)")
+    expect(chart.locator(".scatterlayer .point")).to_have_count(4)  # two models × two lengths
+    expect(chart.locator(".xtick text")).to_have_text(["20", "50"])
+
+    misses = widget.locator(".dyck-miss")
+    expect(misses).to_have_count(4)
+    for i in range(4):
+        expect(misses.nth(i).locator(".dyck-edit").first).to_be_visible()  # the edit is marked
+    expect(misses.first).to_contain_text("retyped")
+    expect(misses.first.locator(".dyck-count")).to_have_text(re.compile(r"^×\d+$"))  # how many were made this way
+    expect(misses.first).to_have_attribute("title", re.compile(r"of the test strings of length 50 were made this way"))
+
+    summary = widget.locator(".demo-summary")
+    expect(summary).to_contain_text("trained 40 steps on the same batches, 20 per length")
+    expect(summary).to_contain_text("at length 20 / 50: LSTM")
+
+    # The chart keeps to the top of the panel: the recap table goes below it.
+    panel = widget.bounding_box()
+    assert chart.bounding_box()["height"] <= 0.6 * panel["height"]
+    page.screenshot(path=screenshot_path("slide-13-dyck.png"))
