@@ -3,33 +3,21 @@ chart; a typed sentence is analysed, and markup typed into it stays text."""
 from playwright.sync_api import expect
 
 from demos.corpus import TARGET_SENTENCE
+from tests.browser.widget import TRAINED, demo_on, run_and_wait, set_params
 
-TRAIN_TIMEOUT = 120_000  # ms: the test machine's cores are shared, so training can be slow
 SLIDE_TO = "(input, value) => { input.value = value; input.dispatchEvent(new Event('input')); }"  # a range input
 
 
-def widget(page, n):
-    return page.locator(f"#slide-{n} .demo")
-
-
-def set_params(demo, **values):
-    demo.locator(".demo-settings summary").click()
-    for name, value in values.items():
-        demo.locator(f'.demo-params input[name="{name}"]').fill(str(value))
-    demo.locator(".demo-settings summary").click()
-
-
-def run_and_wait(demo):
-    demo.locator(".demo-run").click()
-    expect(demo.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAIN_TIMEOUT)
+def run_and_plot(demo):
+    run_and_wait(demo)
     expect(demo.locator(".js-plotly-plot")).to_have_count(1)
 
 
 def test_slide_6_draws_the_attention_arcs_and_the_complexity_table(open_page, screenshot_path):
     page = open_page("/slides/6")
-    demo = widget(page, 6)
+    demo = demo_on(page, 6)
     set_params(demo, steps=20)
-    run_and_wait(demo)
+    run_and_plot(demo)
     expect(demo.locator(".attn-complexity")).to_contain_text("O(n²·d) = 6,400")
     expect(demo.locator(".attn-complexity")).to_contain_text("O(n·d²) = 40,960")
     expect(demo.locator(".attn-complexity caption")).to_contain_text("Vaswani et al. (2017)")
@@ -48,11 +36,11 @@ def test_slide_6_draws_the_attention_arcs_and_the_complexity_table(open_page, sc
 
 def test_slide_6_reads_a_typed_sentence_with_its_unknown_word_flagged(open_page):
     page = open_page("/slides/6")
-    demo = widget(page, 6)
+    demo = demo_on(page, 6)
     set_params(demo, steps=20)
     demo.locator('input[name="sentence"]').fill("Our model learns a zorblax quickly.")
     demo.locator('input[name="sentence"]').press("Enter")
-    expect(demo.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAIN_TIMEOUT)
+    expect(demo.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
     expect(demo.locator(".js-plotly-plot .xtick text").nth(4)).to_have_text("⟨unk: zorblax⟩")
     expect(demo.locator(".demo-summary")).to_contain_text("read as ⟨unk⟩: zorblax")
 
@@ -60,7 +48,7 @@ def test_slide_6_reads_a_typed_sentence_with_its_unknown_word_flagged(open_page)
 def test_markup_typed_as_a_sentence_is_refused_and_shown_as_text(open_page):
     page = open_page("/slides/6")
     page.watch.expect_error("status of 400")
-    demo = widget(page, 6)
+    demo = demo_on(page, 6)
     demo.locator('input[name="sentence"]').fill("<b>bold</b> <img src=x onerror=alert(1)>")
     demo.locator(".demo-run").click()
     expect(demo.locator(".demo-error")).to_have_text("sentence: must be plain words, not markup such as <b>")
@@ -70,9 +58,9 @@ def test_markup_typed_as_a_sentence_is_refused_and_shown_as_text(open_page):
 
 def test_slide_7_steps_through_one_query_and_a_click_picks_another(open_page, screenshot_path):
     page = open_page("/slides/7")
-    demo = widget(page, 7)
+    demo = demo_on(page, 7)
     set_params(demo, steps=20)
-    run_and_wait(demo)
+    run_and_plot(demo)
     expect(demo.locator('.attn-token[aria-pressed="true"]')).to_have_text("Transformer")
     expect(demo.locator(".js-plotly-plot")).to_contain_text("query q of 'Transformer'")
     expect(demo.locator(".js-plotly-plot")).to_contain_text("softmax: Σ = 1.000")
@@ -87,9 +75,9 @@ def test_slide_7_steps_through_one_query_and_a_click_picks_another(open_page, sc
 
 def test_slide_8_prints_each_rows_sum_and_the_temperature_reshapes_the_rows(open_page, screenshot_path):
     page = open_page("/slides/8")
-    demo = widget(page, 8)
+    demo = demo_on(page, 8)
     set_params(demo, steps=20)
-    run_and_wait(demo)
+    run_and_plot(demo)
     sums = demo.locator(".js-plotly-plot .annotation-text")
     expect(sums).to_have_count(10)
     assert sums.all_text_contents() == ["Σ = 1.00"] * 10
@@ -106,9 +94,9 @@ def test_slide_8_prints_each_rows_sum_and_the_temperature_reshapes_the_rows(open
 
 def test_slide_9_trains_live_then_scrubs_back_to_the_first_snapshot(open_page, screenshot_path):
     page = open_page("/slides/9")
-    demo = widget(page, 9)
+    demo = demo_on(page, 9)
     set_params(demo, epochs=2)
-    run_and_wait(demo)
+    run_and_plot(demo)
     expect(demo.locator(".js-plotly-plot .legendtext")).to_have_count(3)
     expect(demo.locator(".prog-line").first).to_contain_text(TARGET_SENTENCE)
     expect(demo.locator(".prog-current .prog-label")).to_have_text("Epoch 2")

@@ -4,21 +4,14 @@ import re
 
 from playwright.sync_api import expect
 
-TRAINED = 120_000  # ms: a tiny run, but the machine may be busy
+from tests.browser.widget import demo_on, run_and_wait, set_params
 
 
 def test_slide_13_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot_path):
     page = open_page("/slides/13")
-    widget = page.locator("#slide-13 .demo")
-    expect(widget.locator(".demo-run")).to_have_text("Run")
-    widget.locator(".demo-settings summary").click()
-    for box in widget.locator('input[name="lengths"]').all():
-        box.set_checked(int(box.get_attribute("value")) in {20, 50})
-    widget.locator('input[name="steps"]').fill("20")
-    widget.locator('input[name="width"]').fill("16")
-    widget.locator(".demo-settings summary").click()  # close the form, as a lecturer would
-    widget.locator(".demo-run").click()
-    expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu", timeout=TRAINED)
+    widget = demo_on(page, 13)
+    set_params(widget, lengths={20, 50}, steps=20, width=16)
+    run_and_wait(widget, "trained just now on cpu")
 
     chart = widget.locator(".dyck-chart.js-plotly-plot")
     expect(chart).to_have_count(1)

@@ -5,35 +5,22 @@ import re
 
 from playwright.sync_api import expect
 
-TRAIN_TIMEOUT = 120_000  # ms: the test machine's cores are shared, so training can be slow
+from tests.browser.widget import TRAINED, demo_on, run_and_wait, set_params
+
 TINY = {"steps": 10, "tokens": 6}
 
 
-def widget(page):
-    return page.locator("#slide-12 .demo")
-
-
-def set_params(demo, decoding=None, **values):
-    demo.locator(".demo-settings summary").click()
-    if decoding:
-        demo.locator('.demo-params select[name="decoding"]').select_option(label=decoding)
-    for name, value in values.items():
-        demo.locator(f'.demo-params input[name="{name}"]').fill(str(value))
-    demo.locator(".demo-settings summary").click()
-
-
-def run_and_wait(demo):
-    demo.locator(".demo-run").click()
-    expect(demo.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAIN_TIMEOUT)
+def run_and_show(demo):
+    run_and_wait(demo)
     expect(demo.locator(".gen-top")).to_have_count(2)
 
 
 def test_slide_12_continues_the_prompt_side_by_side_and_shows_any_steps_top_5(open_page, screenshot_path):
     page = open_page("/slides/12")
     page.clock.install()  # time runs as usual until the test pauses it for Replay
-    demo = widget(page)
+    demo = demo_on(page, 12)
     set_params(demo, **TINY)
-    run_and_wait(demo)
+    run_and_show(demo)
     columns = demo.locator(".gen-model")
     expect(columns).to_have_count(2)
     expect(columns.locator(".gen-name")).to_have_text(["Transformer", "LSTM"])
@@ -78,11 +65,11 @@ def test_slide_12_continues_the_prompt_side_by_side_and_shows_any_steps_top_5(op
 
 def test_sampling_names_its_temperature_and_an_unknown_word_stays_visible(open_page, screenshot_path):
     page = open_page("/slides/12")
-    demo = widget(page)
+    demo = demo_on(page, 12)
     set_params(demo, decoding="sample", temperature=1.5, **TINY)
     demo.locator('input[name="prompt"]').fill("We propose a zorblax")
     demo.locator('input[name="prompt"]').press("Enter")
-    expect(demo.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAIN_TIMEOUT)
+    expect(demo.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
     expect(demo.locator(".gen-unknown")).to_have_text(["⟨unk: zorblax⟩", "⟨unk: zorblax⟩"])
     expect(demo.locator(".demo-summary")).to_contain_text("read as ⟨unk⟩: zorblax")
     expect(demo.locator(".gen-decoding")).to_have_text("sampled, temperature 1.5")
@@ -93,7 +80,7 @@ def test_sampling_names_its_temperature_and_an_unknown_word_stays_visible(open_p
 def test_markup_typed_as_a_prompt_is_refused_and_shown_as_text(open_page):
     page = open_page("/slides/12")
     page.watch.expect_error("status of 400")
-    demo = widget(page)
+    demo = demo_on(page, 12)
     demo.locator('input[name="prompt"]').fill("<i>We</i> propose")
     demo.locator(".demo-run").click()
     expect(demo.locator(".demo-error")).to_have_text("prompt: must be plain words, not markup such as <i>")

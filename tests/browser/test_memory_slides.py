@@ -2,38 +2,14 @@
 its legend and the measured summary appear."""
 from playwright.sync_api import expect
 
-TRAINED = 120_000  # ms: a tiny run, but the machine may be busy
-
-
-def open_demo(open_page, n):
-    page = open_page(f"/slides/{n}")
-    widget = page.locator(f"#slide-{n} .demo")
-    expect(widget.locator(".demo-run")).to_have_text("Run")
-    widget.locator(".demo-settings summary").click()
-    return page, widget
-
-
-def set_numbers(widget, **values):
-    for name, value in values.items():
-        widget.locator(f'input[name="{name}"]').fill(str(value))
-
-
-def set_choices(widget, name, chosen):
-    for box in widget.locator(f'input[name="{name}"]').all():
-        box.set_checked(int(box.get_attribute("value")) in chosen)
-
-
-def run_and_wait(widget):
-    widget.locator(".demo-settings summary").click()  # close the form, as a lecturer would
-    widget.locator(".demo-run").click()
-    expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu", timeout=TRAINED)
-    expect(widget.locator(".js-plotly-plot")).to_have_count(1)
-
+from tests.browser.widget import demo_on, run_and_wait, set_params
 
 def test_slide_2_plots_the_gradient_of_three_models(open_page, screenshot_path):
-    page, widget = open_demo(open_page, 2)
-    set_numbers(widget, length=40, sequences=4)
-    run_and_wait(widget)
+    page = open_page("/slides/2")
+    widget = demo_on(page, 2)
+    set_params(widget, length=40, sequences=4)
+    run_and_wait(widget, "trained just now on cpu")
+    expect(widget.locator(".js-plotly-plot")).to_have_count(1)
     expect(widget.locator(".js-plotly-plot .legend .traces")).to_have_count(3)
     expect(widget.locator(".js-plotly-plot .legend")).to_contain_text("LSTM")
     expect(widget.locator(".js-plotly-plot .bars .point")).to_have_count(3)  # sequential steps
@@ -44,9 +20,11 @@ def test_slide_2_plots_the_gradient_of_three_models(open_page, screenshot_path):
 
 
 def test_slide_3_answers_an_unseen_string(open_page, screenshot_path):
-    page, widget = open_demo(open_page, 3)
-    set_numbers(widget, length=6, steps=30, width=16)
-    run_and_wait(widget)
+    page = open_page("/slides/3")
+    widget = demo_on(page, 3)
+    set_params(widget, length=6, steps=30, width=16)
+    run_and_wait(widget, "trained just now on cpu")
+    expect(widget.locator(".js-plotly-plot")).to_have_count(1)
     expect(widget.locator(".amnesia-string .amnesia-letter")).to_have_count(7)  # six letters and the target
     expect(widget.locator(".amnesia-answer")).to_have_count(2)
     expect(widget.locator(".amnesia-answer").first).to_contain_text("top 3:")
@@ -61,10 +39,11 @@ def test_slide_3_answers_an_unseen_string(open_page, screenshot_path):
 
 
 def test_slide_4_draws_accuracy_against_length(open_page, screenshot_path):
-    page, widget = open_demo(open_page, 4)
-    set_choices(widget, "lengths", {5, 20})
-    set_numbers(widget, steps=20, width=16)
-    run_and_wait(widget)
+    page = open_page("/slides/4")
+    widget = demo_on(page, 4)
+    set_params(widget, lengths={5, 20}, steps=20, width=16)
+    run_and_wait(widget, "trained just now on cpu")
+    expect(widget.locator(".js-plotly-plot")).to_have_count(1)
     expect(widget.locator(".js-plotly-plot .legend .traces")).to_have_count(4)  # three models and chance
     expect(widget.locator(".js-plotly-plot .scatterlayer .point")).to_have_count(6)  # three models × two lengths
     expect(widget.locator(".js-plotly-plot .xtick text")).to_have_text(["5", "20"])
@@ -73,11 +52,11 @@ def test_slide_4_draws_accuracy_against_length(open_page, screenshot_path):
 
 
 def test_slide_5_fills_the_heatmaps(open_page, screenshot_path):
-    page, widget = open_demo(open_page, 5)
-    set_choices(widget, "lengths", {10, 20})
-    set_choices(widget, "widths", {16, 32})
-    set_numbers(widget, steps=20)
-    run_and_wait(widget)
+    page = open_page("/slides/5")
+    widget = demo_on(page, 5)
+    set_params(widget, lengths={10, 20}, widths={16, 32}, steps=20)
+    run_and_wait(widget, "trained just now on cpu")
+    expect(widget.locator(".js-plotly-plot")).to_have_count(1)
     expect(widget.locator(".js-plotly-plot .heatmaplayer .hm")).to_have_count(2)  # the LSTM grid and the Transformer row
     expect(widget.locator(".js-plotly-plot .ytick text")).to_have_text(["width 16", "width 32"])  # the LSTM grid
     expect(widget.locator(".js-plotly-plot .y2tick text")).to_have_text(["width 64"])  # the Transformer row

@@ -5,23 +5,17 @@ import re
 
 from playwright.sync_api import expect
 
-TRAINED = 120_000  # ms: tiny runs, but the machine may be busy
+from tests.browser.widget import demo_on, run_and_wait, set_params
 
 
 def run_tiny(widget, sweep: bool):
-    widget.locator(".demo-settings summary").click()
-    widget.locator('input[name="steps"]').fill("10")
-    widget.locator('input[name="context"]').fill("16")
-    widget.locator('select[name="width"]').select_option("16")
-    widget.locator('input[name="sweep"]').set_checked(sweep)
-    widget.locator(".demo-settings summary").click()  # close the form, as a lecturer would
-    widget.locator(".demo-run").click()
-    expect(widget.locator(".demo-badge")).to_contain_text(" on cpu", timeout=TRAINED)
+    set_params(widget, steps=10, context=16, width=16, sweep=sweep)
+    run_and_wait(widget)
 
 
 def test_slide_11_plots_loss_against_position_with_fits_and_notes_the_missing_sweep(open_page, screenshot_path):
     page = open_page("/slides/11")
-    widget = page.locator("#slide-11 .demo")
+    widget = demo_on(page, 11)
     run_tiny(widget, sweep=False)
 
     chart = widget.locator(".ctx-positions.js-plotly-plot")
@@ -51,7 +45,7 @@ def test_slide_11_plots_loss_against_position_with_fits_and_notes_the_missing_sw
 
 def test_slide_11_draws_the_size_sweep_and_finds_it_cached_later(open_page, screenshot_path):
     page = open_page("/slides/11")
-    widget = page.locator("#slide-11 .demo")
+    widget = demo_on(page, 11)
     run_tiny(widget, sweep=True)
     sweep = widget.locator(".ctx-sweep-chart.js-plotly-plot")
     expect(sweep).to_have_count(1)

@@ -1,0 +1,37 @@
+"""What the slide tests do with a demo widget, as a lecturer would: open its Settings, change some
+parameters, close Settings, press Run and wait until the badge says the result is there."""
+from playwright.sync_api import expect
+
+TRAINED = 120_000  # ms: a tiny run, but the test machine's cores are shared, so training can be slow
+
+
+def demo_on(page, n: int):
+    """The demo widget of slide `n`, once it is ready to run."""
+    widget = page.locator(f"#slide-{n} .demo")
+    expect(widget.locator(".demo-run")).to_have_text("Run")
+    return widget
+
+
+def set_params(widget, **values) -> None:
+    """Set each named parameter the way its control takes it: a number or text is typed, a menu
+    option is picked by its label, a checkbox is ticked or not (bool), and a set ticks exactly
+    those boxes of a multiple choice."""
+    widget.locator(".demo-settings summary").click()
+    for name, value in values.items():
+        control = widget.locator(f'.demo-params [name="{name}"]')
+        if isinstance(value, (set, frozenset)):
+            for box in control.all():
+                box.set_checked(int(box.get_attribute("value")) in value)
+        elif isinstance(value, bool):
+            control.set_checked(value)
+        elif control.evaluate("element => element.tagName") == "SELECT":
+            control.select_option(label=str(value))
+        else:
+            control.fill(str(value))
+    widget.locator(".demo-settings summary").click()  # close the form again
+
+
+def run_and_wait(widget, badge: str = " on cpu") -> None:
+    """Press Run and wait until the badge names the result (e.g. "trained just now on cpu")."""
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-badge")).to_contain_text(badge, timeout=TRAINED)
