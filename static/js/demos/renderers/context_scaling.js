@@ -115,10 +115,10 @@ function drawSweep(chart, sweep) {
   }
   plot(chart, traces, {
     legend: { ...TOP_LEGEND, font: { size: 13 }, entrywidth: 95, entrywidthmode: "pixels" }, // two columns (the width leaves out the symbol)
-    margin: { l: 46, r: 2, t: 40, b: 50 },
+    margin: { l: 54, r: 2, t: 40, b: 50 },
     xaxis: { type: "log", title: { text: "non-emb. parameters", standoff: 2 }, fixedrange: true },
     yaxis: { type: "log", title: { text: "loss (nats)", standoff: 0 }, fixedrange: true,
-             tickformat: ".1f", nticks: 4 },
+             tickformat: ".3~g", nticks: 4 },
   });
   const fits = Object.entries(sweep.fits).map(([family, fit]) => `${FAMILIES[family].name} α = ${fit.alpha.toFixed(3)}`);
   chart.setAttribute("aria-label", `Held-out loss against non-embedding parameters for ${sweep.points.length} models; ` +

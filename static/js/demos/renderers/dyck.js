@@ -48,9 +48,9 @@ function drawChart(chart, data) {
   plot(chart, [...lines, chance], {
     xaxis: {
       type: "category", categoryorder: "array", categoryarray: lengths,
-      title: { text: "string length (brackets)", standoff: 4 },
+      title: { text: "string length", standoff: 4 },
     },
-    yaxis: { range: [-0.04, 1.06], tickformat: ".0%", title: { text: "right on fresh strings", standoff: 4 } },
+    yaxis: { range: [-0.04, 1.06], tickformat: ".0%", title: { text: "accuracy", standoff: 4 } },
     legend: TOP_LEGEND,
     margin: { l: 76, r: 10, t: 40, b: 52 },
   });

@@ -62,7 +62,7 @@ function drawRatios(chart, races) {
     showlegend: races.length > 1,
     legend: TOP_LEGEND,
     margin: { l: 70, r: 10, t: 30, b: 30 },
-    yaxis: { title: { text: "LSTM ÷ Transf." }, type: "log", nticks: 5 },
+    yaxis: { title: { text: "LSTM ÷ Transf." }, type: "log", dtick: 1 }, // 0.1, 1, 10: powers of ten only
     xaxis: { type: "log", tickvals: races[0].lengths, ticktext: races[0].lengths.map(String) },
     shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 1, y1: 1, line: { dash: "dash", color: colors.chance, width: 2 } }],
     annotations: [{ xref: "paper", x: 1, y: 1, yanchor: "bottom", xanchor: "right", showarrow: false,
