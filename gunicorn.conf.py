@@ -26,3 +26,11 @@ errorlog = "-"
 loglevel = "info"
 # Training uses one CPU thread per job, leaving the other cores to the request threads.
 raw_env = [f"FLASK_TORCH_THREADS={os.environ.get('FLASK_TORCH_THREADS', '1')}"]
+
+
+def post_worker_init(worker):
+    """Render every slide page as each worker starts, before the first student arrives, so that a
+    class opening the deck in the same second is served from the page cache at once."""
+    from web.deck import render_deck
+    with worker.wsgi.test_request_context("/slides/1"):
+        render_deck(1)

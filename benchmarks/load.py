@@ -44,7 +44,8 @@ class Connection:
     async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(body)}\r\n"
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(body)}\r\n"
+                "Accept-Encoding: gzip\r\n")  # as every browser sends
         if body:
             head += "Content-Type: application/json\r\n"
         self.writer.write(head.encode() + b"\r\n" + body)
@@ -232,7 +233,7 @@ def main() -> None:
         print(f"  error: {example}")
     slow = [kind for kind in ("slide page", "cached result")
             if results.latency[kind] and percentile(results.latency[kind], 99) >= 0.1]
-    ok = not results.errors and not slow
+    ok = not sum(results.errors.values()) and not slow
     print(f"  {'meets' if ok else 'MISSES'} the target: 0 errors, p99 under 100 ms for slide pages and cached results")
 
 

@@ -19,27 +19,36 @@ def plotly_version() -> str:
     return version("plotly")
 
 
+def gzipped_response(raw: bytes, compressed: bytes, mimetype: str) -> Response:
+    """`compressed` (gzip of `raw`) to a browser that accepts gzip, else `raw`."""
+    wants_gzip = "gzip" in request.headers.get("Accept-Encoding", "")
+    response = Response(compressed if wants_gzip else raw, mimetype=mimetype)
+    if wants_gzip:
+        response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
+    return response
+
+
+def gzip_bytes(raw: bytes) -> bytes:
+    return gzip.compress(raw, compresslevel=6, mtime=0)
+
+
 @cache
 def plotly_js() -> tuple[bytes, bytes]:
     """The file as shipped by the plotly package, and gzipped (computed once per process)."""
     raw = files("plotly").joinpath("package_data", "plotly.min.js").read_bytes()
-    return raw, gzip.compress(raw, compresslevel=6, mtime=0)
+    return raw, gzip_bytes(raw)
 
 
 @bp.get("/vendor/plotly-<ver>.min.js")
 def plotly(ver: str):
     if ver != plotly_version():
         abort(404)
-    raw, compressed = plotly_js()
-    wants_gzip = "gzip" in request.headers.get("Accept-Encoding", "")
-    response = Response(compressed if wants_gzip else raw, mimetype="text/javascript")
-    if wants_gzip:
-        response.headers["Content-Encoding"] = "gzip"
-    response.headers["Vary"] = "Accept-Encoding"
+    response = gzipped_response(*plotly_js(), mimetype="text/javascript")
     response.cache_control.public = True
     response.cache_control.max_age = ONE_YEAR
     response.cache_control.immutable = True
-    response.set_etag(f"plotly-{ver}-{'gz' if wants_gzip else 'raw'}")
+    response.set_etag(f"plotly-{ver}-{response.headers.get('Content-Encoding', 'raw')}")
     return response.make_conditional(request)
 
 
