@@ -17,12 +17,11 @@ from bisect import bisect_left
 from dataclasses import asdict, dataclass, replace
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from demos.context_documents import COMMON, FEWEST_NAMES, MOST_NAMES, Documents, decode_names_marked, documents
 from demos.corpus import load
-from demos.language_models import LMSettings, transformer_config
+from demos.language_models import LMSettings, cross_entropy_per_token, transformer_config
 from demos.models import ModelConfig, build_model, count_parameters
 from demos.params import Param, seed_param
 from demos.power_law import fit_offset_power_law, fit_power_law
@@ -148,16 +147,9 @@ def held_out(seed: int, context: int) -> Documents:
     return documents("held_out", HELD_OUT_DOCUMENTS, context, torch.Generator().manual_seed(seed + 1))
 
 
-@torch.no_grad()
 def token_losses(model: nn.Module, docs: Documents, device: torch.device) -> torch.Tensor:
     """Cross-entropy of every target token: (documents, positions)."""
-    rows = []
-    for start in range(0, len(docs.inputs), EVAL_CHUNK):
-        inputs = docs.inputs[start:start + EVAL_CHUNK].to(device)  # (B, T)
-        targets = docs.targets[start:start + EVAL_CHUNK].to(device)
-        logits = model(inputs)  # (B, T, vocab)
-        rows.append(F.cross_entropy(logits.transpose(1, 2), targets, reduction="none").cpu())  # (B, T)
-    return torch.cat(rows)
+    return cross_entropy_per_token(model, docs.inputs, docs.targets, device, rows_at_once=EVAL_CHUNK)
 
 
 def windows(context: int) -> dict[str, list[int]]:

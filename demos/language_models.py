@@ -99,9 +99,23 @@ def token_losses(model: nn.Module, ids: torch.Tensor, starts: torch.Tensor, cont
     inputs, targets = windows(ids, window_starts(ids, starts, context), context)
     was_training = model.training
     model.eval()
-    logits = model(inputs.to(device))  # (n, context, vocab)
+    losses = cross_entropy_per_token(model, inputs, targets, device)
     model.train(was_training)
-    return F.cross_entropy(logits.transpose(1, 2), targets.to(device), reduction="none").cpu()  # (n, context)
+    return losses
+
+
+@torch.no_grad()
+def cross_entropy_per_token(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor, device: torch.device,
+                            rows_at_once: int | None = None) -> torch.Tensor:
+    """The loss of each target token, (n, T), on the CPU; `rows_at_once` rows per forward pass, if
+    given, keeps the logits (rows × T × vocabulary) small."""
+    step = rows_at_once or len(inputs)
+    losses = []
+    for start in range(0, len(inputs), step):
+        logits = model(inputs[start:start + step].to(device))  # (rows, T, vocab)
+        target = targets[start:start + step].to(device)
+        losses.append(F.cross_entropy(logits.transpose(1, 2), target, reduction="none").cpu())  # (rows, T)
+    return torch.cat(losses)
 
 
 def mean_loss(model: nn.Module, ids: torch.Tensor, starts: torch.Tensor, context: int, device: torch.device,

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.widget import TRAINED, demo_on, run_and_wait, set_params
+from tests.browser.widget import TRAINED, demo_on, expect_markup_refused, run_and_wait, set_params
 
 TINY = {"steps": 10, "tokens": 6}
 
@@ -78,11 +78,5 @@ def test_sampling_names_its_temperature_and_an_unknown_word_stays_visible(open_p
 
 
 def test_markup_typed_as_a_prompt_is_refused_and_shown_as_text(open_page):
-    page = open_page("/slides/12")
-    page.watch.expect_error("status of 400")
-    demo = demo_on(page, 12)
-    demo.locator('input[name="prompt"]').fill("<i>We</i> propose")
-    demo.locator(".demo-run").click()
-    expect(demo.locator(".demo-error")).to_have_text("prompt: must be plain words, not markup such as <i>")
-    expect(demo.locator('input[name="prompt"]')).to_have_attribute("aria-invalid", "true")
-    assert page.locator("#slide-12 i").count() == 0, "no markup reached the page"
+    expect_markup_refused(open_page("/slides/12"), 12, "prompt", "<i>We</i> propose",
+                          "prompt: must be plain words, not markup such as <i>", ("i",))

@@ -35,3 +35,15 @@ def run_and_wait(widget, badge: str = " on cpu") -> None:
     """Press Run and wait until the badge names the result (e.g. "trained just now on cpu")."""
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-badge")).to_contain_text(badge, timeout=TRAINED)
+
+
+def expect_markup_refused(page, n: int, field: str, markup: str, error: str, tags: tuple[str, ...]) -> None:
+    """Markup typed into `field` on slide `n` is refused with `error` beside the field, and no
+    element of `tags` reaches the slide."""
+    page.watch.expect_error("status of 400")
+    widget = demo_on(page, n)
+    widget.locator(f'input[name="{field}"]').fill(markup)
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-error")).to_have_text(error)
+    expect(widget.locator(f'input[name="{field}"]')).to_have_attribute("aria-invalid", "true")
+    assert page.locator(", ".join(f"#slide-{n} {tag}" for tag in tags)).count() == 0, "no markup reached the page"

@@ -2,12 +2,11 @@
 // drawn point by point as each is scored; under it, how the near misses were made, each with an
 // example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
 // table goes below (a sibling of .dyck in the output, which this renderer leaves alone).
-import { chartElement, modelColors, plot } from "../charts.js";
-import { element, percent, thousands, TOP_LEGEND } from "./common.js";
+import { chartElement } from "../charts.js";
 import { renderRecap } from "../recap.js";
+import { plotAccuracyByLength } from "./accuracy_by_length.js";
+import { element, percent, thousands } from "./common.js";
 
-const ORDER = ["lstm", "transformer"];
-const MARKERS = { lstm: "diamond", transformer: "circle" }; // shape as well as colour
 const KIND_NAMES = {
   balanced: "balanced", retype: "retyped", flip: "turned round", swap: "swapped", deepen: "3 deep",
 };
@@ -20,38 +19,12 @@ function byKind(point) {
 }
 
 function drawChart(chart, data) {
-  const colors = modelColors();
-  const lengths = data.lengths.map(String);
-  const lines = ORDER.map((name) => {
-    const points = data.points.filter((p) => p.model === name);
-    return {
-      type: "scatter",
-      mode: "lines+markers",
-      name: data.models[name],
-      x: points.map((p) => String(p.length)),
-      y: points.map((p) => p.accuracy),
-      customdata: points.map(byKind),
-      line: { color: colors[name], width: 4 },
-      marker: { color: colors[name], size: 13, symbol: MARKERS[name] },
-      hovertemplate: `${data.models[name]}, length %{x}: %{y:.1%} right<br>%{customdata}<extra></extra>`,
-    };
-  });
-  const chance = {
-    type: "scatter",
-    mode: "lines",
-    name: `chance (${percent(data.chance)})`,
-    x: lengths,
-    y: lengths.map(() => data.chance),
-    line: { color: colors.chance, width: 3, dash: "dot" },
-    hoverinfo: "skip",
-  };
-  plot(chart, [...lines, chance], {
-    xaxis: {
-      type: "category", categoryorder: "array", categoryarray: lengths,
-      title: { text: "string length", standoff: 4 },
-    },
-    yaxis: { range: [-0.04, 1.06], tickformat: ".0%", title: { text: "accuracy", standoff: 4 } },
-    legend: TOP_LEGEND,
+  plotAccuracyByLength(chart, data, {
+    order: ["lstm", "transformer"],
+    markers: { lstm: "diamond", transformer: "circle" }, // shape as well as colour
+    hover: byKind,
+    xTitle: "string length",
+    yTitle: "accuracy",
     margin: { l: 76, r: 10, t: 40, b: 52 },
   });
 }
