@@ -103,8 +103,10 @@ export class Follow {
     this.post({ demo });
   }
 
+  // One post at a time, in order: two quick key presses send two posts, and if the second
+  // overtook the first on the network the class would be left on the earlier slide.
   post(changes) {
-    postJSON(this.url, changes).catch((error) => {
+    this.posting = (this.posting ?? Promise.resolve()).then(() => postJSON(this.url, changes)).catch((error) => {
       this.bannerText.textContent = `Follow mode: ${error.message}`;
     });
   }
