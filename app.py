@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import api, assets, cli, deck, errors, export, follow, headers, health, links, logs, recap
+from web import api, assets, cli, deck, engine, errors, export, follow, headers, health, links, logs, recap
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -26,6 +26,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.from_mapping(config)
 
     logs.init_app(app)
+    engine.init_app(app)
     headers.init_app(app)
     errors.init_app(app)
     assets.init_app(app)

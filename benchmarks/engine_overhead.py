@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 
 from demos import line_fit
-from demos.device import pick_device
-from demos.params import validate
-from demos.runner import no_progress
-from demos.training import seed_everything
+from demos.core.training import seed_everything
+from demos.runtime.device import pick_device
+from demos.runtime.params import validate
+from demos.runtime.runner import no_progress
 from engine import Engine
 
 

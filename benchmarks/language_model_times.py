@@ -14,10 +14,10 @@ import torch
 
 from benchmarks.stats import describe_ms
 from demos import attention_matrix, attention_web, qkv
-from demos.device import device_label, pick_device
-from demos.language_models import SHARED, language_model
-from demos.runner import run_demo
-from demos.storage import ModelStore, using_store
+from demos.runtime.device import device_label, pick_device
+from demos.runtime.runner import run_demo
+from demos.runtime.storage import ModelStore, using_store
+from demos.shared.language_models import SHARED, language_model
 
 SENTENCES = [
     "We introduce a simple test for recurrent networks.",

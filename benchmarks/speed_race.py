@@ -11,9 +11,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from demos import speed_race
-from demos.device import pick_device
-from demos.params import validate
-from demos.terminal import ProgressBar
+from demos.runtime.device import pick_device
+from demos.runtime.params import validate
+from demos.runtime.progress import ProgressBar
 
 
 def write_csv(result: dict, path: Path) -> None:

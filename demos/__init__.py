@@ -1,24 +1,40 @@
-"""The live demos: pure Python and PyTorch, never Flask, so each also runs from a terminal
-(`python -m demos <id>`) and on a GPU machine that has only PyTorch.
+"""The live demos, one module each: `ls demos/` is the lecture's list of demos. Pure Python and
+PyTorch, never Flask, so each also runs from a terminal (`python -m demos <id>`) and on a GPU
+machine that has only PyTorch. What they share lives in three subpackages:
 
-A demo is a module with:
-  ID, TITLE                      its id (as the slides name it) and a human title;
-  PARAMS                         a list of `demos.params.Param`, always including `seed`;
+  core/      what a student reads to learn: the three models, the training loop, the tasks,
+             the corpus and tokenizer, curve fits;
+  runtime/   how any demo runs: parameters, device, seeding and timing, the model store,
+             code versions, files, progress;
+  shared/    experiment code several demos use: the contenders, classifier training and
+             scoring, the language models, the recap's headlines.
+
+A demo module `demos/<id>.py` has:
+  ID, TITLE                      its id (the module's name; the slide `slides/NN-<id>.md` and the
+                                 renderer `static/js/demos/renderers/<id>.js` share it) and a title;
+  PARAMS                         a list of `demos.runtime.params.Param`, always including `seed`;
   run(params, progress, device)  → a JSON-safe dict (numbers, strings, lists), with a
                                  one-paragraph `summary` of what was measured;
   format_text(result)            → the result as text for the terminal;
-and, if its parameters need more checking than their schema gives,
-  check_params(params)           raising demos.params.ParamError (run before any job is queued).
+and, where they apply,
+  headline(result)               → the recap row for the last slide (`demos.shared.recap.headline`);
+  FULL_PARAMS                    the parameters of a long variant that `flask warm --full` computes.
 """
+import pkgutil
+from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 
-from demos import (amnesia, attention_matrix, attention_web, context_scaling, dyck, generation, index_lookup,
-                   line_fit, qkv, recall_vs_length, signal_decay, speed_race, system_check, training_progression)
+SUBPACKAGES = ("core", "runtime", "shared")
 
-DEMOS: dict[str, ModuleType] = {module.ID: module for module in (
-    system_check, signal_decay, amnesia, recall_vs_length, index_lookup,
-    attention_web, qkv, attention_matrix, training_progression, speed_race, context_scaling, generation, dyck,
-    line_fit)}
+
+def _demo_modules() -> list[ModuleType]:
+    names = [info.name for info in pkgutil.iter_modules([str(Path(__file__).parent)])
+             if not info.ispkg and not info.name.startswith("_")]
+    return [import_module(f"{__name__}.{name}") for name in sorted(names)]
+
+
+DEMOS: dict[str, ModuleType] = {module.ID: module for module in _demo_modules()}
 
 
 class UnknownDemo(KeyError):
@@ -30,8 +46,3 @@ def get_demo(demo_id: str) -> ModuleType:
         return DEMOS[demo_id]
     except KeyError:
         raise UnknownDemo(demo_id) from None
-
-
-def describe(demo: ModuleType) -> dict:
-    """A demo's id, title and parameter schema, as JSON for the browser."""
-    return {"id": demo.ID, "title": demo.TITLE, "params": [p.describe() for p in demo.PARAMS]}

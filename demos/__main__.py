@@ -9,10 +9,10 @@ import json
 import sys
 
 from demos import DEMOS, get_demo
-from demos.device import DeviceError, pick_device
-from demos.params import Param, ParamError, fmt
-from demos.runner import run_demo
-from demos.terminal import ProgressBar
+from demos.runtime.device import DeviceError, pick_device
+from demos.runtime.params import Param, ParamError, fmt
+from demos.runtime.progress import ProgressBar
+from demos.runtime.runner import run_demo
 
 PARSERS = {"int": int, "float": float, "str": str}
 

@@ -1,28 +1,34 @@
-"""Slide 3, the Amnesia Test: can a model recall the first letter of a random string?
+"""The Amnesia Test: can a model recall the first letter of a random string?
 
-An LSTM and a one-layer Transformer get the same optimiser, batch size, step budget and
-training batches. Each is then asked about an unseen test string, and scored on 1,000
-fresh strings against chance (1/26).
+An LSTM and a one-layer Transformer, each with its family's standard care (the LSTM's forget
+gates start at 1 and it learns at its tuned rate; the Transformer starts from GPT-2's small
+weights), get the same optimiser, batch size, step budget and training batches. Each is trained
+with several seeds, then asked about an unseen test string, and scored on 1,000 fresh strings
+against chance (1/26).
 """
 import torch
 
-from demos.classifier import CLEAR_GAP, CONTENDERS, LossCurve, classifier_config, near_chance, train_and_score
-from demos.params import Param, seed_param
-from demos.recap import best_of, headline as recap_row
-from demos.tasks import FirstLetter
-from demos.training import TrainConfig
+from demos.core.tasks import FirstLetter
+from demos.core.training import EarlyStop, thinned
+from demos.runtime.params import Param, seed_param
+from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chance, train_and_score
+from demos.shared.contenders import CARE, label, recipe
+from demos.shared.recap import headline as recap_row
+from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
 
 ID = "amnesia"
 TITLE = "The Amnesia Test: LSTM vs Transformer"
 PARAMS = [
     seed_param(),
+    seeds_param(),
     Param("length", "int", 20, "Letters in each string; the model must recall the first", 5, 200),
-    Param("steps", "int", 300, "Training steps, the same for both models", 10, 600),
+    Param("steps", "int", 300, "Most training steps, the same for both models (a model that has solved the task "
+          "stops)", 10, 600),
     Param("width", "int", 32, "Width of both models (LSTM state size, Transformer d_model)", 8, 64),
 ]
-MODELS = ("lstm", "transformer")
+MODELS = ("lstm-tuned", "transformer")
 BATCH_SIZE = 64
-N_TEST = 1000  # fresh strings each model is scored on
+SOLVED_LOSS = 0.02  # a model whose recent training loss is below this has solved the task: it stops
 TOP = 3  # answers shown for the test string
 
 
@@ -34,37 +40,31 @@ def top_answers(task: FirstLetter, probabilities: torch.Tensor) -> list[dict]:
 
 def run(params: dict, progress, device: torch.device) -> dict:
     task = FirstLetter(params["length"])
-    train_cfg = TrainConfig(steps=params["steps"])
-    curves: dict[str, LossCurve] = {}
-    scored = {}
+    seeds = seed_list(params["seed"], params["seeds"])
+    entries = [Entry((name, seed), classifier_config(name, task, params["width"]), task,
+                     recipe(name, params["steps"]), seed,
+                     label=f"{label(name)}, seed {seed}", stop=EarlyStop(solved=SOLVED_LOSS))
+               for name in MODELS for seed in seeds]
+    scored = train_and_score(entries, BATCH_SIZE, device, progress)
 
-    def partial() -> dict:
-        return {"models": {name: {"label": CONTENDERS[name]["label"], "loss_curve": list(curve.points)}
-                           for name, curve in curves.items()}}
-
-    for i, name in enumerate(MODELS):
-        label = CONTENDERS[name]["label"]
-        curves[name] = LossCurve(train_cfg.steps, lambda step, loss, i=i, label=label: progress(
-            (i + step / train_cfg.steps) / len(MODELS), f"{label} step {step}/{train_cfg.steps}, loss {loss:.2f}",
-            partial()))
-        scored[name] = train_and_score(classifier_config(name, task, params["width"]), task, train_cfg, BATCH_SIZE,
-                                       params["seed"], device, N_TEST, curves[name])
-
-    # Both models trained on the same batches, so they are tested on the same fresh strings.
-    test_input, test_target = scored[MODELS[0]].inputs[0], int(scored[MODELS[0]].targets[0])
+    # Models with the same seed trained on the same batches, so they are tested on the same fresh strings.
+    first = scored[(MODELS[0], seeds[0])]
+    test_input, test_target = first.inputs[0], int(first.targets[0])
     models = {}
-    for name, score in scored.items():
-        probabilities = score.probabilities[0]
+    for name in MODELS:
+        shown = scored[(name, seeds[0])]  # the first seed's model answers the test string
+        probabilities = shown.probabilities[0]
         models[name] = {
-            "label": CONTENDERS[name]["label"],
+            "label": label(name),
             "prediction": task.label(int(probabilities.argmax())),
             "top": top_answers(task, probabilities),
             "probabilities": probabilities.tolist(),
-            "accuracy": score.accuracy,
-            "parameters": score.parameters,
-            "final_loss": score.losses[-1],
-            "loss_curve": curves[name].points,
-            "seconds": score.seconds,
+            "accuracy": over_seeds([scored[(name, seed)].accuracy for seed in seeds]),
+            "steps_taken": [len(scored[(name, seed)].losses) for seed in seeds],
+            "parameters": shown.parameters,
+            "final_loss": shown.losses[-1],
+            "loss_curves": [thinned(scored[(name, seed)].losses, 60) for seed in seeds],
+            "care": CARE[name],
         }
     chance = 1 / task.n_out
     result = {
@@ -72,41 +72,52 @@ def run(params: dict, progress, device: torch.device) -> dict:
         "target": task.label(test_target),
         "answers": [task.label(i) for i in range(task.n_out)],
         "models": models,
+        "seeds": seeds,
         "chance": chance,
+        "baselines": {"chance": chance},
         "n_test": N_TEST,
-        "budget": {"optimizer": "Adam", "lr": train_cfg.lr, "batch_size": BATCH_SIZE, "steps": train_cfg.steps},
+        "budget": {"optimizer": "Adam", "batch_size": BATCH_SIZE, "steps": params["steps"], "solved_loss": SOLVED_LOSS,
+                   "lstm": CARE["lstm-tuned"], "transformer": CARE["transformer"]},
     }
     result["summary"] = summarize(result, params["length"])
     return result
 
 
-def verdict(accuracy: float, chance: float) -> str:
-    if accuracy >= 0.9:
-        return "it solved the test"
-    if near_chance(accuracy, chance, N_TEST):
-        return "no better than guessing"
+def verdict(accuracy: dict, chance: float) -> str:
+    if accuracy["min"] >= 0.9:
+        return "it solved the test with every seed"
+    if near_chance(accuracy["max"], chance, N_TEST):
+        return "no better than guessing with any seed"
+    if near_chance(accuracy["min"], chance, N_TEST):
+        return "above chance with some seeds, at chance with others"
     return "better than guessing, but far from solved"
 
 
 def summarize(result: dict, length: int) -> str:
-    chance, lstm, transformer = result["chance"], result["models"]["lstm"], result["models"]["transformer"]
-    text = (f"After {result['budget']['steps']} training steps each, the LSTM recalled the first of {length} letters "
-            f"in {lstm['accuracy']:.1%} of {N_TEST:,} unseen strings ({verdict(lstm['accuracy'], chance)}) and the "
-            f"Transformer in {transformer['accuracy']:.1%} ({verdict(transformer['accuracy'], chance)}); "
+    chance, seeds = result["chance"], result["seeds"]
+    lstm, transformer = result["models"]["lstm-tuned"], result["models"]["transformer"]
+    over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
+    text = (f"With at most {result['budget']['steps']} training steps each ({over}), the {lstm['label']} recalled the "
+            f"first of {length} letters in {spread_text(lstm['accuracy'], '.1%')} of {N_TEST:,} unseen strings "
+            f"({verdict(lstm['accuracy'], chance)}) and the Transformer in "
+            f"{spread_text(transformer['accuracy'], '.1%')} ({verdict(transformer['accuracy'], chance)}); "
             f"chance is {chance:.1%}.")
-    if lstm["accuracy"] >= 0.9:
-        text += " With this length and seed the LSTM did not forget: no amnesia was measured here."
-    elif lstm["accuracy"] > transformer["accuracy"]:
-        text += " Here the LSTM did better than the Transformer."
+    if ahead(transformer["accuracy"], lstm["accuracy"]):
+        text += " Every Transformer beat every LSTM."
+    elif ahead(lstm["accuracy"], transformer["accuracy"]):
+        text += " Here every LSTM beat every Transformer: no amnesia was measured."
+    else:
+        text += " The seeds' ranges overlap: neither model was ahead with every seed."
     return text
 
 
 def headline(result: dict) -> dict:
-    """For the recap: which model recalled the first letter more often."""
-    scores = {name: model["accuracy"] for name, model in result["models"].items()}
-    winner = best_of(scores, CLEAR_GAP)
+    """For the recap: which model recalled the first letter more often, with every seed."""
+    lstm, transformer = result["models"]["lstm-tuned"]["accuracy"], result["models"]["transformer"]["accuracy"]
+    winner = "transformer" if ahead(transformer, lstm) else "lstm-tuned" if ahead(lstm, transformer) else "tie"
     return recap_row(f"Amnesia Test, length {result['params']['length']}", winner,
-                     f"Transformer {scores['transformer']:.0%}, LSTM {scores['lstm']:.0%} (chance {result['chance']:.0%})")
+                     f"Transformer {spread_text(transformer)}, tuned LSTM {spread_text(lstm)} "
+                     f"(chance {result['chance']:.0%}; {len(result['seeds'])} seeds)")
 
 
 def format_text(result: dict) -> str:
@@ -123,10 +134,12 @@ def format_text(result: dict) -> str:
     lines.append("-" * 60)
     for name in MODELS:
         model = result["models"][name]
-        lines.append(f"{model['label'] + ' accuracy:':<24}{model['accuracy']:7.1%} on {result['n_test']:,} fresh strings "
-                     f"({model['parameters']:,} parameters, final loss {model['final_loss']:.3f})")
+        lines.append(f"{model['label'] + ' accuracy:':<24}{spread_text(model['accuracy'], '.1%')} on "
+                     f"{result['n_test']:,} fresh strings, seeds {', '.join(map(str, result['seeds']))} "
+                     f"({model['parameters']:,} parameters, steps taken {model['steps_taken']})")
     budget = result["budget"]
     lines += [f"{'Chance:':<24}{result['chance']:7.1%}",
-              f"Budget: {budget['optimizer']}, lr {budget['lr']:g}, batch {budget['batch_size']}, "
-              f"{budget['steps']} steps for each model", "", result["summary"]]
+              f"Budget: Adam, batch {budget['batch_size']}, at most {budget['steps']} steps for each model "
+              f"(stopping once its loss is below {budget['solved_loss']}); LSTM: {budget['lstm']}; "
+              f"Transformer: {budget['transformer']}", "", result["summary"]]
     return "\n".join(lines)

@@ -1,9 +1,9 @@
-"""Slide 8: the whole matrix softmax(QKᵀ/√d_k) for a sentence, one row per token, each row's
+"""The attention matrix: the whole matrix softmax(QKᵀ/√d_k) for a sentence, one row per token, each row's
 sum as computed, and a temperature that sharpens or flattens the rows."""
 import torch
 
-from demos.params import Param
-from demos.sentence_attention import model_note, model_params, rows, sentence_param, trace_sentence, unknown_note
+from demos.runtime.params import Param
+from demos.shared.sentence_attention import model_note, model_params, rows, sentence_param, trace_sentence, unknown_note
 
 ID = "attention_matrix"
 TITLE = "The math of attention: the attention matrix"

@@ -1,21 +1,15 @@
-"""Slide 6: where a trained Transformer's attention goes in one sentence, as arcs between
+"""The attention web: where a trained Transformer's attention goes in one sentence, as arcs between
 tokens, beside the complexity table of "Attention Is All You Need" filled in for that sentence."""
 import torch
 
-from demos.language_models import SHARED
-from demos.sentence_attention import (MAX_TOKENS, SentenceTrace, model_note, model_params, rows, sentence_param,
-                                      trace_sentence, unknown_note)
+from demos.shared.complexity import SOURCE, TABLE_1
+from demos.shared.language_models import SHARED
+from demos.shared.sentence_attention import (MAX_TOKENS, SentenceTrace, model_note, model_params, rows, sentence_param,
+                                             trace_sentence, unknown_note)
 
 ID = "attention_web"
 TITLE = "The Transformer revolution: a sentence's attention web"
 PARAMS = [sentence_param(), *model_params()]
-
-# Vaswani et al. (2017), Table 1: n = sequence length, d = representation width.
-SOURCE = "Vaswani et al. (2017), Attention Is All You Need, Table 1"
-COMPLEXITY = [
-    {"layer": "Self-attention", "per_layer": "O(n²·d)", "sequential": "O(1)", "path": "O(1)"},
-    {"layer": "Recurrent", "per_layer": "O(n·d²)", "sequential": "O(n)", "path": "O(n)"},
-]
 
 
 def strongest_links(tokens: list[str], weights: torch.Tensor) -> list[dict]:
@@ -68,7 +62,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
         "links": links,
         "shares": shares,
         "model": trace.model,
-        "complexity": {"source": SOURCE, "rows": COMPLEXITY, "n": n, "d": d,
+        "complexity": {"source": SOURCE, "rows": TABLE_1, "n": n, "d": d,
                        "attention_ops": n * n * d, "recurrent_ops": n * d * d},
         "max_tokens": MAX_TOKENS,
         "summary": summarize(trace, layer, head, links, shares),

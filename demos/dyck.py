@@ -1,84 +1,64 @@
-"""Slide 13, where recurrence still wins: bounded Dyck-2 (Bhattamishra et al., 2024).
+"""Bounded Dyck-2: is a string of brackets ( ) [ ] well balanced, never nested more than two deep?
 
-Is a string of brackets ( ) [ ] well balanced, and never nested more than two deep? A
-recurrent network needs only a small stack of open brackets, whatever the length; the paper
-proves that a one-layer Transformer must grow with the length instead. So each model here
-is one network of a fixed width, trained on batches of every length in turn (the LSTM and
-the one-layer Transformer on the same batches, for the same number of steps), then scored
-at each length on fresh strings: half balanced, half near misses made from balanced strings
-by one small edit (`demos.tasks.NEAR_MISSES`).
+A recurrent network needs only a small stack of open brackets, whatever the length. Bhattamishra
+et al. (2024) prove that a one-layer Transformer recognising such a language must grow with the
+length; Yao et al. (2021) show that two layers of self-attention can recognise bounded Dyck at
+any length. So three contenders, each with its family's care (the LSTM's forget gates at 1 and
+its tuned rate; the Transformers from GPT-2's small weights), are trained at each length on the
+same batches, with several seeds, until solved or out of steps (not stopped on a plateau: these
+models sit at 50% for hundreds of steps before they learn, if they do), then scored on fresh strings: half
+balanced, half near misses made from balanced strings by one small edit (`NEAR_MISSES`). Beside
+them stand chance and the counting rule ("balanced if each type opens as often as it closes"),
+which catches some near misses and none of the others.
 """
 import random
-import time
+from collections import Counter
 
 import torch
 
-from demos.classifier import (CLEAR_GAP, CONTENDERS, LossCurve, accuracy, answer_probabilities, classifier_config,
-                              fresh_examples, near_chance, train_classifier)
-from demos.models import count_parameters
-from demos.params import Param, seed_param
-from demos.recall_vs_length import listed
-from demos.recap import best_of, headline as recap_row
-from demos.tasks import MAX_DEPTH, NEAR_MISSES, BoundedDyck, Interleaved, balanced_brackets, edit, near_miss_kind
-from demos.training import TrainConfig
+from demos.core.tasks import MAX_DEPTH, NEAR_MISSES, BoundedDyck, balanced_brackets, edit, near_miss_kind
+from demos.core.training import EarlyStop
+from demos.runtime.params import Param, seed_param
+from demos.shared.classifier import Entry, classifier_config, train_and_score
+from demos.shared.contenders import CARE, label, recipe
+from demos.shared.recap import headline as recap_row
+from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.words import listed
 
 ID = "dyck"
-TITLE = "Where recurrence still wins: bounded Dyck-2"
+TITLE = "Bounded Dyck-2: which models learn the brackets?"
 LENGTHS = (20, 50, 100, 200)  # not shorter: at 10 brackets there are only 512 balanced strings to train and test on
 PARAMS = [
     seed_param(),
-    Param("lengths", "multi", [20, 50, 100, 200], "String lengths (brackets), trained in turn and tested each",
-          1, len(LENGTHS), choices=LENGTHS),
-    Param("steps", "int", 400, "Training steps at each length, the same for both models", 10, 500),
-    Param("width", "int", 32, "Width of both models (LSTM state size, Transformer d_model)", 8, 64),
+    seeds_param(),
+    Param("lengths", "multi", [20], "String lengths (brackets); a model is trained at each", 1, len(LENGTHS),
+          choices=LENGTHS),
+    Param("steps", "int", 450, "Most training steps of each model; it stops once solved", 50, 3000),
+    Param("width", "int", 32, "Width of every model (LSTM state size, Transformer d_model)", 8, 64),
 ]
-MODELS = ("lstm", "transformer")
+FULL_PARAMS = {"lengths": [20, 50], "steps": 3000}  # the long run `flask warm --full` computes: minutes on a CPU
+CONTENDERS = {  # name: (contender, layers)
+    "lstm": ("lstm-tuned", 1),
+    "transformer": ("transformer", 1),
+    "transformer-2": ("transformer", 2),
+}
+MODELS = tuple(CONTENDERS)
 BATCH_SIZE = 64
-N_TEST = 1000  # fresh strings per length, half of them balanced
+SOLVED_LOSS = 0.01
 CHANCE = 0.5
 EXAMPLE_PAIRS = 4  # the example strings shown are 8 brackets long
 KINDS = ("balanced", *NEAR_MISSES)  # the kinds of test string, each scored on its own
 
 
-def run(params: dict, progress, device: torch.device) -> dict:
-    lengths, width, seed = params["lengths"], params["width"], params["seed"]
-    steps = params["steps"] * len(lengths)  # in all: one batch of each length in turn
-    models: dict[str, dict] = {}  # how each model trained
-    points: list[dict] = []  # one per (model, length), in the order they are scored
-    test_sets: list[dict] = []  # what the fresh strings of each length were
-    shown = examples(seed)  # drawn before training, so the slide can show them while it trains
+def model_label(name: str) -> str:
+    contender, layers = CONTENDERS[name]
+    return f"{layers}-layer {label(contender)}" if contender == "transformer" else "LSTM"
 
-    def partial() -> dict:
-        return {"models": labels(), "lengths": lengths, "chance": CHANCE, "points": list(points),
-                "test_sets": list(test_sets), "examples": shown, "near_misses": dict(NEAR_MISSES)}
 
-    for i, name in enumerate(MODELS):
-        label = CONTENDERS[name]["label"]
-        started = time.perf_counter()
-        curve = LossCurve(steps, lambda step, loss, i=i, label=label: progress(
-            (i + step / steps) / len(MODELS), f"{label}: step {step}/{steps}, loss {loss:.2f}"), points=40)
-        task = Interleaved(tuple(BoundedDyck(length) for length in lengths))
-        trained = train_classifier(classifier_config(name, task, width), task, TrainConfig(steps=steps), BATCH_SIZE,
-                                   seed, device, curve)
-        models[name] = {"parameters": count_parameters(trained.model), "final_loss": trained.losses[-1],
-                        "seconds": time.perf_counter() - started}
-        for length in lengths:  # both models trained on the same batches: they meet the same fresh strings
-            test = BoundedDyck(length)
-            inputs, targets = fresh_examples(test, N_TEST, seed, trained.seen)
-            probabilities = answer_probabilities(trained.model, inputs, device)
-            kinds = [near_miss_kind(test.describe(row)) or "balanced" for row in inputs]
-            right = (probabilities.argmax(dim=-1) == targets).tolist()
-            if name == MODELS[0]:
-                test_sets.append({"length": length, "counts": {kind: kinds.count(kind) for kind in KINDS}})
-            points.append({"model": name, "length": length, "accuracy": accuracy(probabilities, targets),
-                           "by_kind": accuracy_by_kind(right, kinds)})
-            progress((i + 1) / len(MODELS), f"{label}, length {length}: {points[-1]['accuracy']:.0%} right", partial())
-
-    result = {**partial(), "max_depth": MAX_DEPTH, "training": models, "n_test": N_TEST,
-              "budget": {"optimizer": "Adam", "steps_per_length": params["steps"], "steps": steps,
-                         "batch_size": BATCH_SIZE, "lr": TrainConfig().lr, "width": width}}
-    result["summary"] = summarize(result)
-    return result
+def counts_match(text: str) -> bool:
+    """The counting rule: each bracket type opens as often as it closes (order and depth ignored)."""
+    counts = Counter(text)
+    return counts["("] == counts[")"] and counts["["] == counts["]"]
 
 
 def accuracy_by_kind(right: list[bool], kinds: list[str]) -> dict:
@@ -86,8 +66,47 @@ def accuracy_by_kind(right: list[bool], kinds: list[str]) -> dict:
     return {kind: sum(r for r, k in zip(right, kinds) if k == kind) / max(1, kinds.count(kind)) for kind in KINDS}
 
 
-def labels() -> dict:
-    return {name: CONTENDERS[name]["label"] for name in MODELS}
+def run(params: dict, progress, device: torch.device) -> dict:
+    lengths, width, seeds = params["lengths"], params["width"], seed_list(params["seed"], params["seeds"])
+    entries = []
+    for length in lengths:
+        task = BoundedDyck(length)
+        for name, (contender, layers) in CONTENDERS.items():
+            for seed in seeds:
+                entries.append(Entry((name, length, seed), classifier_config(contender, task, width, n_layers=layers),
+                                     task, recipe(contender, params["steps"]), seed,
+                                     label=f"{model_label(name)}, length {length}, seed {seed}",
+                                     stop=EarlyStop(solved=SOLVED_LOSS)))  # no plateau stop: see the docstring
+    scored = train_and_score(entries, BATCH_SIZE, device, progress)
+
+    points, baselines, test_sets = [], {}, []
+    for length in lengths:
+        tests = {seed: scored[(MODELS[0], length, seed)] for seed in seeds}  # same seed: same fresh strings
+        texts = {seed: [BoundedDyck(length).describe(row) for row in tests[seed].inputs] for seed in seeds}
+        kinds = {seed: [near_miss_kind(text) or "balanced" for text in texts[seed]] for seed in seeds}
+        counting = [[counts_match(text) == (kind == "balanced") for text, kind in zip(texts[seed], kinds[seed])]
+                    for seed in seeds]
+        baselines[str(length)] = {"chance": CHANCE, "counting": over_seeds([sum(r) / len(r) for r in counting]),
+                                  "counting_by_kind": accuracy_by_kind(counting[0], kinds[seeds[0]])}
+        test_sets.append({"length": length, "counts": {kind: kinds[seeds[0]].count(kind) for kind in KINDS}})
+        for name in MODELS:
+            runs = {seed: scored[(name, length, seed)] for seed in seeds}
+            right = {seed: (r.probabilities.argmax(-1) == r.targets).tolist() for seed, r in runs.items()}
+            by_kind = [accuracy_by_kind(right[seed], kinds[seed]) for seed in seeds]
+            points.append({"model": name, "length": length,
+                           "accuracy": over_seeds([runs[seed].accuracy for seed in seeds]),
+                           "by_kind": {kind: over_seeds([b[kind] for b in by_kind]) for kind in KINDS},
+                           "steps_taken": [len(runs[seed].losses) for seed in seeds],
+                           "parameters": runs[seeds[0]].parameters})
+
+    result = {"models": {name: model_label(name) for name in MODELS}, "lengths": lengths, "seeds": seeds,
+              "chance": CHANCE, "baselines": baselines, "points": points, "test_sets": test_sets,
+              "examples": examples(params["seed"]), "near_misses": dict(NEAR_MISSES), "max_depth": MAX_DEPTH,
+              "n_test": len(scored[entries[0].key].targets),
+              "budget": {"optimizer": "Adam", "steps": params["steps"], "batch_size": BATCH_SIZE,
+                         "width": width, "lstm": CARE["lstm-tuned"], "transformer": CARE["transformer"]}}
+    result["summary"] = summarize(result)
+    return result
 
 
 def examples(seed: int) -> list[dict]:
@@ -99,7 +118,8 @@ def examples(seed: int) -> list[dict]:
         while near_miss is None:  # until the balanced string has a place for this edit
             source = balanced_brackets(EXAMPLE_PAIRS, rng)
             near_miss = edit(kind, source, rng)
-        shown.append({"kind": kind, "balanced": "".join(source), "near_miss": "".join(near_miss)})
+        shown.append({"kind": kind, "balanced": "".join(source), "near_miss": "".join(near_miss),
+                      "counting_rule": "balanced" if counts_match("".join(near_miss)) else "not balanced"})
     return shown
 
 
@@ -107,71 +127,61 @@ def point(result: dict, name: str, length: int) -> dict:
     return next(p for p in result["points"] if p["model"] == name and p["length"] == length)
 
 
-def where(some: list, lengths: list) -> str:
-    """"every length", or "length 20 and 50"."""
-    return "every length" if some == lengths and len(lengths) > 1 else f"length {listed(some)}"
-
-
 def summarize(result: dict) -> str:
-    lengths, chance, n, budget = result["lengths"], result["chance"], result["n_test"], result["budget"]
+    lengths, seeds = result["lengths"], result["seeds"]
     scores = {name: [point(result, name, length)["accuracy"] for length in lengths] for name in MODELS}
-    per_model = "; ".join(f"{result['models'][name]} {' / '.join(f'{a:.0%}' for a in scores[name])}"
+    per_model = "; ".join(f"{result['models'][name]} {' / '.join(spread_text(a) for a in scores[name])}"
                           for name in MODELS)
-    per_length = f", {budget['steps_per_length']:,} per length" if len(lengths) > 1 else ""
-    text = (f"Right on {n:,} fresh strings per length ({balanced_share(result):.0%} balanced, the rest near misses) "
-            f"at length {' / '.join(map(str, lengths))}: {per_model} (chance {chance:.0%}). Both models width "
-            f"{budget['width']}, trained {budget['steps']:,} steps on the same batches{per_length}.")
-    ahead = {name: [length for length, mine, other in zip(lengths, scores[name], scores[rival(name)])
-                    if mine - other >= CLEAR_GAP] for name in MODELS}
-    findings = [f"the {result['models'][name]} was ahead by {CLEAR_GAP * 100:.0f} points or more at "
-                f"{where(ahead[name], lengths)}" for name in MODELS if ahead[name]]
-    if not findings:
-        findings.append(f"neither model was ahead by {CLEAR_GAP * 100:.0f} points at any length")
+    counting = " / ".join(spread_text(result["baselines"][str(n)]["counting"]) for n in lengths)
+    over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
+    text = (f"Right on fresh strings (half balanced, half near misses) at length {' / '.join(map(str, lengths))} "
+            f"({over}): {per_model}. The counting rule scores {counting}, chance 50%.")
     for name in MODELS:
-        at_chance = [length for length, a in zip(lengths, scores[name]) if near_chance(a, chance, n)]
-        if at_chance:
-            findings.append(f"the {result['models'][name]} was at chance at {where(at_chance, lengths)}")
-    sentence = "; ".join(findings)
-    return f"{text} {sentence[0].upper()}{sentence[1:]}."
-
-
-def balanced_share(result: dict) -> float:
-    """The share of balanced strings among all the test strings (half, less any seen in training)."""
-    counts = [test_set["counts"] for test_set in result["test_sets"]]
-    return sum(c["balanced"] for c in counts) / sum(sum(c.values()) for c in counts)
-
-
-def rival(name: str) -> str:
-    return next(other for other in MODELS if other != name)
+        solved = [n for n, a in zip(lengths, scores[name]) if a["min"] >= 0.95]
+        beat_counting = [n for n, a in zip(lengths, scores[name]) if ahead(a, result["baselines"][str(n)]["counting"])]
+        if solved:
+            text += f" The {result['models'][name]} learned the language (95% or more with every seed) at length {listed(solved)}."
+        elif not beat_counting:
+            text += f" The {result['models'][name]} did not beat counting with every seed at any length."
+    return text
 
 
 def headline(result: dict) -> dict:
-    """For the recap: the two models at the longest length tested."""
+    """For the recap: the LSTM against the better Transformer at the longest length tested."""
     longest = result["lengths"][-1]
-    scores = {name: point(result, name, longest)["accuracy"] for name in MODELS}
-    return recap_row("Bounded Dyck-2 (depth ≤ 2)", best_of(scores, CLEAR_GAP),
-                     f"LSTM {scores['lstm']:.0%} vs Transformer {scores['transformer']:.0%} at length {longest}")
+    lstm = point(result, "lstm", longest)["accuracy"]
+    best = max(("transformer", "transformer-2"), key=lambda name: point(result, name, longest)["accuracy"]["mean"])
+    attention = point(result, best, longest)["accuracy"]
+    winner = "transformer" if ahead(attention, lstm) else "lstm" if ahead(lstm, attention) else "tie"
+    return recap_row(f"Bounded Dyck-2, length {longest}", winner,
+                     f"LSTM {spread_text(lstm)}, {result['models'][best]} {spread_text(attention)}, "
+                     f"counting rule {spread_text(result['baselines'][str(longest)]['counting'])}")
 
 
 def format_text(result: dict) -> str:
     lengths = result["lengths"]
     width = max(len(label) for label in result["models"].values())
-    lines = ["Right on fresh strings (chance 50%):", f"{'length':<{width}}  " + "".join(f"{n:>7}" for n in lengths)]
+    lines = ["Right on fresh strings, mean (lowest–highest) over seeds " + ", ".join(map(str, result["seeds"])),
+             f"{'length':<{width}}  " + "".join(f"{n:>16}" for n in lengths)]
     for name in MODELS:
         lines.append(f"{result['models'][name]:<{width}}  "
-                     + "".join(f"{point(result, name, n)['accuracy']:>7.1%}" for n in lengths))
-    lines += ["", "Right by kind of test string (LSTM / Transformer), and how many of each:"]
-    lines.append(f"{'length':<9}" + "".join(f"{n:>18}" for n in lengths))
-    for kind in KINDS:
-        cells = [" / ".join(f"{point(result, name, n)['by_kind'][kind]:.0%}" for name in MODELS)
-                 + f" ({test_set['counts'][kind]})" for n, test_set in zip(lengths, result["test_sets"])]
-        lines.append(f"{kind:<9}" + "".join(f"{cell:>18}" for cell in cells))
+                     + "".join(f"{spread_text(point(result, name, n)['accuracy']):>16}" for n in lengths))
+    lines.append(f"{'counting rule':<{width}}  "
+                 + "".join(f"{spread_text(result['baselines'][str(n)]['counting']):>16}" for n in lengths))
+    lines.append(f"{'chance':<{width}}  " + "".join(f"{'50%':>16}" for _ in lengths))
+    lines += ["", f"Right by kind of test string, length {lengths[-1]} (mean over seeds):",
+              f"{'':<{width}}  " + "".join(f"{kind:>10}" for kind in KINDS)]
+    for name in MODELS:
+        by_kind = point(result, name, lengths[-1])["by_kind"]
+        lines.append(f"{result['models'][name]:<{width}}  " + "".join(f"{by_kind[k]['mean']:>10.0%}" for k in KINDS))
+    counting = result["baselines"][str(lengths[-1])]["counting_by_kind"]
+    lines.append(f"{'counting rule':<{width}}  " + "".join(f"{counting[k]:>10.0%}" for k in KINDS))
     lines += ["", "Near misses, each made from a balanced string by one small edit:"]
     for example in result["examples"]:
         lines.append(f"  {example['kind']:<7} {example['balanced']} -> {example['near_miss']}   "
-                     f"({result['near_misses'][example['kind']]})")
+                     f"({result['near_misses'][example['kind']]}; counting says {example['counting_rule']})")
     budget = result["budget"]
-    lines += [f"Budget: Adam, lr {budget['lr']:g}, batch {budget['batch_size']}, width {budget['width']}; "
-              f"{budget['steps']:,} steps, one batch of each length in turn ({budget['steps_per_length']:,} per length)",
-              "", result["summary"]]
+    lines += [f"Budget: Adam, batch {budget['batch_size']}, width {budget['width']}, at most {budget['steps']:,} steps "
+              f"per model (stopping once solved); LSTM: "
+              f"{budget['lstm']}; Transformers: {budget['transformer']}", "", result["summary"]]
     return "\n".join(lines)

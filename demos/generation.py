@@ -1,200 +1,204 @@
-"""Slide 12, the generative showdown: the Transformer and the LSTM language model, trained on the
-same corpus with the same steps, batch and about the same parameter count, continue the same
-prompt one token at a time. Every step keeps each model's top-5 candidates and the one it chose;
-beside each model stands its perplexity on the held-out abstracts.
+"""The generative showdown: a Transformer and an LSTM of about the same size, trained on the same
+text (the Python documentation, character by character) with the same batches and budget, each
+with its family's care, continue the same prompt one character at a time. Every step keeps each
+model's top-5 candidates and the one it took.
 
-The models come from the shared store (`demos.language_models`): a new prompt or a new decoding
-reuses them, and with 200 steps they are the very models of the attention slides. The default
-budget is 150 steps for both: the shared models' held-out curves put the Transformer's best
-near 100 steps and the LSTM's past 250, and 150 is where their mean held-out loss was lowest
-(seeds 0 to 2). Each result carries both held-out curves, so the trade-off is measured again.
+Beside the continuations stand the numbers that decide who models the text better: bits per
+character on the test text, which no model trained on or chose its budget by, for both models
+over several seeds, next to counting baselines (unigram, bigram, trigram) computed on the same
+split. The continuation is checked against the training text: the longest run it copied is
+reported, and called memorised when it is long.
 """
-import math
-from dataclasses import replace
+import re
+from functools import cache
 
 import torch
+import torch.nn.functional as F
 
-from demos.corpus import load
-from demos.language_models import SHARED, generate, language_model, next_token_probs
-from demos.params import Param, seed_param
-from demos.recap import best_of, headline as recap_row
-from demos.sentence_attention import MAX_CHARS, MAX_TOKENS, SentenceParam, encode_sentence, unknown_words_note
-from demos.tokenizer import join
+from demos.core.ngrams import bits_per_character, uniform_bits
+from demos.core.python_docs import ALPHABET, decode, encode, load
+from demos.runtime.params import Param, ParamError, seed_param
+from demos.runtime.progress import share
+from demos.shared.char_models import CharLM, trained_models
+from demos.shared.contenders import label
+from demos.shared.recap import headline as recap_row
+from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
 
 ID = "generation"
 TITLE = "The generative showdown: two language models continue a prompt"
-PROMPT = "We propose a"
+PROMPT = "The function returns"
 MODELS = ("transformer", "lstm")
-LABELS = {"transformer": "Transformer", "lstm": "LSTM"}
 TOP = 5  # candidates shown at each step
-MAX_NEW_TOKENS = 40
-DEFAULT_STEPS = 150
-# Held-out losses closer than this (nats, about 5% in perplexity) count as a tie: at the default
-# budget one model's perplexity moved by about that much from one seed to the next.
-CLEAR_GAP = 0.05
-TRAINING_SHARE = 0.45  # of the progress bar, for each model's training; generation gets the rest
-assert MAX_TOKENS + MAX_NEW_TOKENS <= SHARED.context, "prompt and continuation fit the models' context"
+MAX_PROMPT = 80
+MARKUP = re.compile(r"<\s*/?\s*[A-Za-z!?][^>]*>|&#?\w+;")  # a tag or a character entity
+MEMORISED = 40  # a copied run at least this long (characters) is called memorised
+TRAINING_SHARE = 0.9  # of the progress bar, for training; generation gets the rest
+
+
+class PromptParam(Param):
+    """Text the models continue: printable characters, not markup."""
+
+    def check(self, value):
+        value = super().check(value)
+        if markup := MARKUP.search(value):
+            raise ParamError(self.name, f"must be plain text, not markup such as {markup.group(0)}")
+        if not value.strip():
+            raise ParamError(self.name, "is empty: type the start of a sentence for the models to continue")
+        return value
+
 
 PARAMS = [
-    SentenceParam("prompt", "str", PROMPT, f"The words both models continue (at most {MAX_TOKENS} words and marks; "
-                  "unknown words become ⟨unk⟩)", max=MAX_CHARS, toolbar=True),
-    Param("decoding", "choice", "greedy", "greedy: always the most probable next token; "
+    PromptParam("prompt", "str", PROMPT, f"The text both models continue (at most {MAX_PROMPT} characters; "
+                "a character outside plain ASCII is read as ?)", max=MAX_PROMPT, toolbar=True),
+    Param("decoding", "choice", "greedy", "greedy: always the most probable next character; "
           "sample: draw it from the probabilities at the temperature", choices=("greedy", "sample")),
-    Param("temperature", "float", 1.0, "When sampling: divide the scores by this before the softmax "
+    Param("temperature", "float", 0.8, "When sampling: divide the scores by this before the softmax "
           "(below 1 sharper, above 1 flatter)", 0.1, 2.0),
-    Param("tokens", "int", 20, "How many tokens each model adds to the prompt", 1, MAX_NEW_TOKENS),
-    Param("steps", "int", DEFAULT_STEPS, f"Training steps of each model, the same for both "
-          f"({SHARED.steps}: the attention slides' model)", 10, 2 * DEFAULT_STEPS),
+    Param("characters", "int", 120, "How many characters each model adds to the prompt", 10, 300),
+    Param("steps", "int", CharLM.steps, "Most training steps of each model (the validation text decides where "
+          "each stops)", 20, 3000),
     seed_param(),
+    seeds_param(),
 ]
+FULL_PARAMS = {"steps": 3000}  # the long run `flask warm --full` computes: minutes on a CPU
 
 
-def shown(token_id: int) -> str:
-    """A vocabulary token as the slide writes it (`<unk>` would read as markup)."""
-    tokenizer = load().tokenizer
-    return "⟨unk⟩" if token_id == tokenizer.unk_id else tokenizer.vocab[token_id]
+@cache
+def baselines() -> dict:
+    """Uniform guessing and the counting models of order 1 to 3, fitted on train, tuned on validation, scored on test."""
+    corpus = load()
+    fitted = {name: bits_per_character(corpus.ids["train"], corpus.ids["validation"], corpus.ids["test"], order,
+                                       corpus.vocab_size)
+              for order, name in ((1, "unigram"), (2, "bigram"), (3, "trigram"))}
+    return {"uniform": uniform_bits(corpus.vocab_size), **fitted}
 
 
-def next_pick(model, ids: list[int], temperature: float, generator: torch.Generator) -> tuple[int, dict]:
-    """The token the model adds after `ids` (picked by the shared `generate`), with its top candidates.
-
-    The probabilities are the ones the pick is made from: the softmax at the temperature when
-    sampling, the plain softmax when greedy."""
-    probs = next_token_probs(model, ids, temperature or 1.0)  # (vocab,)
-    chosen = generate(model, ids, 1, temperature, generator)[0]
-    top = probs.topk(TOP)
-    return chosen, {
-        "token": shown(chosen),
-        "probability": probs[chosen].item(),
-        "rank": int((probs > probs[chosen]).sum()) + 1,  # 1: the most probable token
-        "top": [{"token": shown(i), "probability": p} for i, p in zip(top.indices.tolist(), top.values.tolist())],
-    }
+@torch.no_grad()
+def next_probabilities(model, ids: list[int], temperature: float) -> torch.Tensor:
+    """The model's probabilities for the character after `ids` (its last `max_len` characters): (vocab,)."""
+    device = next(model.parameters()).device
+    window = torch.tensor([ids[-model.cfg.max_len:]], dtype=torch.long, device=device)
+    logits = model(window)[0, -1].float()
+    return F.softmax(logits / temperature, dim=-1).cpu()
 
 
-def spaces_before(tokens: list[str]) -> list[bool]:
-    """Whether `join` writes a space before each token, so the browser lays the text out as the tokenizer does."""
-    return [len(join(tokens[: i + 1])) > len(join(tokens[:i])) + len(token) for i, token in enumerate(tokens)]
+def shown(char: str) -> str:
+    return "⏎" if char == "\n" else "␣" if char == " " else char
 
 
-def longest_copy(generated: list[int], train_ids: torch.Tensor) -> dict:
-    """The longest run of consecutive generated tokens that the training text contains word for word."""
-    best = {"start": 0, "length": 0}
-    match = torch.zeros(len(train_ids), dtype=torch.long)  # match[j]: length of the match ending at train_ids[j]
-    for i, token in enumerate(generated):
-        match = torch.where(train_ids == token, torch.cat([match.new_zeros(1), match[:-1]]) + 1, 0)
-        length = int(match.max()) if len(match) else 0
-        if length > best["length"]:
-            best = {"start": i + 1 - length, "length": length}
+def continue_text(model, prompt_ids: list[int], n: int, temperature: float, generator: torch.Generator) -> list[dict]:
+    """`n` characters after the prompt, one at a time: greedy when `temperature` is 0, else sampled;
+    each with the character taken, its probability and rank, and the top candidates."""
+    ids, picks = list(prompt_ids), []
+    for _ in range(n):
+        probs = next_probabilities(model, ids, temperature or 1.0)
+        chosen = int(probs.argmax()) if temperature == 0 else int(torch.multinomial(probs, 1, generator=generator))
+        top = probs.topk(TOP)
+        picks.append({"char": ALPHABET[chosen], "probability": probs[chosen].item(),
+                      "rank": int((probs > probs[chosen]).sum()) + 1,
+                      "top": [{"char": ALPHABET[i], "shown": shown(ALPHABET[i]), "probability": p}
+                              for i, p in zip(top.indices.tolist(), top.values.tolist())]})
+        ids.append(chosen)
+    return picks
+
+
+def longest_copy(text: str, training: str) -> dict:
+    """The longest run of `text` that the training text contains character for character."""
+    best = {"start": 0, "length": 0, "text": ""}
+    for start in range(len(text)):
+        low, high = best["length"], len(text) - start  # only a longer run than the best so far matters
+        if high <= low or text[start:start + low + 1] not in training:
+            continue
+        while low < high:  # the longest run from `start` that is in the training text
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if text[start:start + middle] in training else (low, middle - 1)
+        best = {"start": start, "length": low, "text": text[start:start + low]}
     return best
 
 
-def about_model(kind: str, info: dict, trained_now: bool) -> dict:
-    """What the slide says about a trained model: size, budget, held-out perplexity now and along the way."""
-    curve = [[step, math.exp(loss)] for step, loss in info["held_out_curve"]]
-    best_step, best_perplexity = min(curve[1:] or curve, key=lambda point: point[1])  # step 0: untrained
-    return {
-        "label": LABELS[kind],
-        "parameters": info["parameters"],
-        "width": info["width"],
-        "train_steps": info["steps"],
-        "train_loss": info["train_loss"],
-        "held_out_loss": info["held_out_loss"],
-        "held_out_perplexity": info["held_out_perplexity"],
-        "held_out_curve": curve,  # [step, perplexity]
-        "best": {"step": best_step, "perplexity": best_perplexity},
-        "train_seconds": info["train_seconds"],
-        "trained_now": trained_now,
-    }
-
-
-def share_of(progress, low: float, high: float):
-    """`progress` for one part of the run, mapped onto [low, high] of the whole bar."""
-    return lambda fraction, message, data=None: progress(low + (high - low) * fraction, message, data)
-
-
 def run(params: dict, progress, device: torch.device) -> dict:
-    # Checked again (a run from Python skips no check); unknown words are kept, shown as ⟨unk: word⟩.
-    words, prompt_ids, prompt_tokens, unknown = encode_sentence(params["prompt"], "prompt")
-    corpus = load()
-    models, about = {}, {}
-    for n, kind in enumerate(MODELS):
-        settings = replace(SHARED, kind=kind, seed=params["seed"], steps=params["steps"])
-        part = share_of(progress, n * TRAINING_SHARE, (n + 1) * TRAINING_SHARE)
-        models[kind], info, trained_now = language_model(settings, device, part)
-        about[kind] = about_model(kind, info, trained_now)
+    corpus, seeds = load(), seed_list(params["seed"], params["seeds"])
+    settings = [CharLM(kind=kind, seed=seed, steps=params["steps"]) for kind in MODELS for seed in seeds]
+    trained = dict(zip(((s.kind, s.seed) for s in settings),
+                       trained_models(settings, device, share(progress, 0, TRAINING_SHARE))))
+    scores = {key: info["test_bits"] for key, (_, info) in trained.items()}
 
+    prompt = params["prompt"]
+    prompt_ids = encode(prompt)
     sampled = params["decoding"] == "sample"
-    temperature = params["temperature"] if sampled else 0.0  # 0: greedy, as `generate` reads it
-    # One random stream per model: with a shared one, two similar distributions would draw the same words.
-    generators = {kind: torch.Generator().manual_seed(2 * params["seed"] + n) for n, kind in enumerate(MODELS)}
-    ids = {kind: list(prompt_ids) for kind in MODELS}
-    picks = {kind: [] for kind in MODELS}
-    n_tokens = params["tokens"]
-
-    def continuation(model_picks: list[dict]) -> dict:
-        tokens = [pick["token"] for pick in model_picks]
-        return {"tokens": tokens, "spaces": spaces_before(prompt_tokens + tokens)[len(prompt_tokens):],
-                "picks": list(model_picks)}
-
-    def partial() -> dict:
-        """The whole result so far, a fresh object each time (progress reports are never changed afterwards)."""
-        return {
-            "prompt": {"text": params["prompt"], "tokens": prompt_tokens, "unknown": unknown,
-                       "spaces": spaces_before(prompt_tokens)},
-            "decoding": params["decoding"],
-            "temperature": params["temperature"] if sampled else None,
-            "n_tokens": n_tokens,
-            "top_k": TOP,
-            "vocab_size": len(corpus.tokenizer),
-            "held_out_tokens": len(corpus.held_out_ids),
-            "models": {kind: {**about[kind], **continuation(picks[kind])} for kind in MODELS},
+    temperature = params["temperature"] if sampled else 0.0
+    generating = share(progress, TRAINING_SHARE, 1)
+    models = {}
+    for n, kind in enumerate(MODELS):
+        model, info = trained[(kind, seeds[0])]
+        picks = continue_text(model, prompt_ids, params["characters"], temperature,
+                              torch.Generator().manual_seed(2 * params["seed"] + n))
+        text = "".join(pick["char"] for pick in picks)
+        infos = [trained[(kind, seed)][1] for seed in seeds]
+        models[kind] = {
+            "label": label(kind), "parameters": info["parameters"], "width": info["width"], "care": info["care"],
+            "test_bits": over_seeds([scores[(kind, seed)] for seed in seeds]),
+            "validation_bits": over_seeds([i["validation_bits"] for i in infos]),
+            "steps_taken": [i["steps_taken"] for i in infos], "best_step": [i["best_step"] for i in infos],
+            "validation_curves": [i["validation_curve"] for i in infos],
+            "text": text, "picks": picks, "copied": longest_copy(text, corpus.texts["train"]),
+            "mean_chosen_probability": sum(p["probability"] for p in picks) / len(picks),
         }
-
-    for step in range(1, n_tokens + 1):
-        for kind in MODELS:
-            chosen, pick = next_pick(models[kind], ids[kind], temperature, generators[kind])
-            ids[kind].append(chosen)
-            picks[kind].append(pick)
-        progress(2 * TRAINING_SHARE + (1 - 2 * TRAINING_SHARE) * step / n_tokens,
-                 f"generating token {step}/{n_tokens}", partial())
-
-    result = partial()
-    for kind in MODELS:
-        generated = ids[kind][len(prompt_ids):]
-        model = result["models"][kind]
-        model["text"] = join(prompt_tokens + model["tokens"])
-        model["copied"] = longest_copy(generated, corpus.train_ids)
-        model["mean_chosen_probability"] = sum(p["probability"] for p in picks[kind]) / n_tokens
-    unknown_words = [word for word, unk in zip(words, unknown) if unk]
-    return {**result, "unknown_words": unknown_words, "summary": summarize(result, unknown_words)}
+        generating((n + 1) / len(MODELS), f"{label(kind)} continued the prompt")
+    result = {"prompt": prompt, "read_as": decode(prompt_ids), "decoding": params["decoding"],
+              "temperature": params["temperature"] if sampled else None, "n_characters": params["characters"],
+              "top_k": TOP, "models": models, "seeds": seeds, "baselines": baselines(), "corpus": corpus.facts(),
+              "budget": {"steps": params["steps"], "batch_size": CharLM.batch_size, "context": CharLM.context,
+                         "eval_every": CharLM.eval_every, "patience": CharLM.patience},
+              "memorised_at": MEMORISED}
+    result["summary"] = summarize(result)
+    return result
 
 
 def winner(result: dict) -> str:
-    """"transformer", "lstm" or "tie", by held-out loss (lower is better)."""
-    return best_of({kind: result["models"][kind]["held_out_loss"] for kind in MODELS}, CLEAR_GAP,
-                   higher_is_better=False)
+    """"transformer", "lstm" or "tie": the lower test bits per character with every seed, or a tie."""
+    transformer, lstm = result["models"]["transformer"]["test_bits"], result["models"]["lstm"]["test_bits"]
+    # lower is better: a model is ahead when its worst seed beat the other's best
+    if transformer["max"] < lstm["min"]:
+        return "transformer"
+    return "lstm" if lstm["max"] < transformer["min"] else "tie"
 
 
-def summarize(result: dict, unknown_words: list[str]) -> str:
-    models = result["models"]
-    transformer, lstm = models["transformer"], models["lstm"]
+def baseline_words(result: dict, kind: str) -> str:
+    """Which counting baselines a model beat with every seed."""
+    bits = result["models"][kind]["test_bits"]
+    beaten = [name for name in ("unigram", "bigram", "trigram") if bits["max"] < result["baselines"][name]["test_bits"]]
+    return f"beat the {beaten[-1]} with every seed" if beaten else "did not beat even the unigram with every seed"
+
+
+def summarize(result: dict) -> str:
+    models, b, seeds = result["models"], result["baselines"], result["seeds"]
+    over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
+    text = (f"Bits per character on the test text ({over}; lower is better): Transformer "
+            f"{spread_text(models['transformer']['test_bits'], '.2f')}, LSTM {spread_text(models['lstm']['test_bits'], '.2f')}; "
+            f"counting baselines: unigram {b['unigram']['test_bits']:.2f}, bigram {b['bigram']['test_bits']:.2f}, "
+            f"trigram {b['trigram']['test_bits']:.2f}.")
     best = winner(result)
-    verdict = (f"within {math.expm1(CLEAR_GAP):.0%}: too close to call" if best == "tie"
-               else f"so the {LABELS[best]} did better")
-    text = (f"Held-out perplexity after {transformer['train_steps']} training steps each: "
-            f"Transformer {transformer['held_out_perplexity']:.0f}, LSTM {lstm['held_out_perplexity']:.0f}; "
-            f"lower is better, {verdict}.")
-    for model in (transformer, lstm):
-        if math.log(model["held_out_perplexity"] / model["best"]["perplexity"]) >= CLEAR_GAP:
-            text += (f" The {model['label']}'s was {model['best']['perplexity']:.0f} at step {model['best']['step']}, "
-                     "then rose: overfitting.")
-    text += (f" Longest run copied from the training text: {count(transformer['copied']['length'], 'token')} "
-             f"(Transformer), {lstm['copied']['length']} (LSTM).")
-    return text + unknown_words_note(unknown_words)
+    text += (" Neither model was ahead with every seed." if best == "tie"
+             else f" The {label(best)} was ahead with every seed.")
+    text += f" The Transformer {baseline_words(result, 'transformer')}; the LSTM {baseline_words(result, 'lstm')}."
+    steps = {kind: models[kind]["best_step"] for kind in MODELS}
+    text += (f" Training stopped where the validation text said (best at steps {', '.join(map(str, steps['transformer']))} "
+             f"for the Transformer, {', '.join(map(str, steps['lstm']))} for the LSTM, at most {result['budget']['steps']}).")
+    for kind in MODELS:
+        copied = models[kind]["copied"]
+        if copied["length"] >= result["memorised_at"]:
+            text += (f" The {label(kind)}'s continuation repeats {copied['length']} characters of the training text "
+                     f"word for word: memorised, not composed.")
+    return text
 
 
-def count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+def headline(result: dict) -> dict:
+    """For the recap: which model predicted the test text better, in bits per character."""
+    transformer, lstm = result["models"]["transformer"]["test_bits"], result["models"]["lstm"]["test_bits"]
+    return recap_row("Bits per character on unseen text (lower is better)", winner(result),
+                     f"Transformer {spread_text(transformer, '.2f')}, LSTM {spread_text(lstm, '.2f')}; "
+                     f"trigram {result['baselines']['trigram']['test_bits']:.2f}")
 
 
 def percent(probability: float) -> str:
@@ -203,36 +207,25 @@ def percent(probability: float) -> str:
     return f"{probability:.{digits}%}"
 
 
-def headline(result: dict) -> dict:
-    """For the recap: which model had the lower held-out perplexity."""
-    transformer, lstm = result["models"]["transformer"], result["models"]["lstm"]
-    return recap_row("Held-out perplexity (lower is better)", winner(result),
-                     f"Transformer {transformer['held_out_perplexity']:.0f}, LSTM {lstm['held_out_perplexity']:.0f} "
-                     f"after {lstm['train_steps']} steps each")
-
-
 def format_text(result: dict) -> str:
-    """Both continuations, then every step's top candidates, as the seed deck's console printed it."""
-    prompt = join(result["prompt"]["tokens"])
-    how = ("greedy: the most probable token each time" if result["decoding"] == "greedy"
+    """Both continuations, then every step's top candidates."""
+    how = ("greedy: the most probable character each time" if result["decoding"] == "greedy"
            else f"sampled at temperature {result['temperature']:g}")
-    lines = [f"Prompt: {prompt}", f"{count(result['n_tokens'], 'token')}, {how}", ""]
+    lines = [f"Prompt: {result['prompt']!r}", f"{result['n_characters']} characters, {how}", ""]
     for kind in MODELS:
         model = result["models"][kind]
-        lines += [f"{model['label']} ({model['parameters']:,} parameters, {model['train_steps']} steps): "
-                  f"held-out perplexity {model['held_out_perplexity']:.1f}",
-                  f"  {model['text']}",
-                  f"  (mean probability of the tokens taken {percent(model['mean_chosen_probability'])}; "
-                  f"longest run copied from the training text {count(model['copied']['length'], 'token')})", ""]
-    width = max(len(label) for label in LABELS.values()) + 1
-    lines.append(f"Step by step: the top {result['top_k']} next tokens, * the one taken")
-    for step in range(result["n_tokens"]):
+        lines += [f"{model['label']} ({model['parameters']:,} parameters): test {spread_text(model['test_bits'], '.2f')} "
+                  f"bits per character", f"  {result['read_as']}{model['text']}",
+                  f"  (longest run copied from the training text: {model['copied']['length']} characters)", ""]
+    b = result["baselines"]
+    lines.append(f"Baselines on the test text: uniform {b['uniform']:.2f}, unigram {b['unigram']['test_bits']:.2f}, "
+                 f"bigram {b['bigram']['test_bits']:.2f}, trigram {b['trigram']['test_bits']:.2f} bits per character")
+    lines += ["", f"Step by step: the top {result['top_k']} next characters, * the one taken"]
+    for step in range(min(result["n_characters"], 30)):
         for kind in MODELS:
             pick = result["models"][kind]["picks"][step]
-            top = "  ".join(f"{'*' if c['token'] == pick['token'] else ' '}{c['token']} {percent(c['probability'])}"
+            top = "  ".join(f"{'*' if c['char'] == pick['char'] else ' '}{c['shown']} {percent(c['probability'])}"
                             for c in pick["top"])
-            if pick["rank"] > result["top_k"]:
-                top += f"   (took {pick['token']} {percent(pick['probability'])}, rank {pick['rank']})"
-            lines.append(f"{step + 1 if kind == MODELS[0] else '':>4}  {LABELS[kind] + ':':<{width}} {top}")
+            lines.append(f"{step + 1 if kind == MODELS[0] else '':>4}  {label(kind) + ':':<13} {top}")
     lines += ["", result["summary"]]
     return "\n".join(lines)

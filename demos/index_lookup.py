@@ -1,121 +1,144 @@
-"""Slide 5, memory has a size: Index Lookup (Bhattamishra et al., 2024).
+"""Memory has a size: Index Lookup (Bhattamishra et al., 2024).
 
 N random digits, then a token naming a position; the answer is the digit there. A recurrent
-network must hold all N digits in its fixed-size state before it learns which one is asked
-for; attention looks back at the position asked. The demo trains the tuned LSTM at every
-(N, width) of a grid and a one-layer Transformer at every N, with equal steps, and reports
-accuracy on fresh questions, cell by cell as each finishes.
+network must hold the digits in its fixed-size state before it learns which one is asked for;
+attention looks back at the position asked. The demo trains tuned LSTMs of several widths and a
+one-layer Transformer, each with several seeds and until it has converged (its loss stopped
+falling, or it solved the task), and measures accuracy by how far back the asked digit was.
+
+The simplest rule that beats chance is "remember the last k digits, guess the rest": right on
+the last k, right one time in ten before them. Each model's accuracy is read as the k of that
+rule which scores the same: how many digits its state holds.
 """
 import torch
 
-from demos.classifier import (CLEAR_GAP, TUNED_FORGET_BIAS, TUNED_LR, LossCurve, classifier_config, near_chance,
-                              train_and_score)
-from demos.params import Param, seed_param
-from demos.recap import best_of, headline as recap_row
-from demos.tasks import IndexLookup
-from demos.training import TrainConfig
+from demos.core.tasks import IndexLookup
+from demos.core.training import EarlyStop
+from demos.runtime.params import Param, seed_param
+from demos.shared.classifier import Entry, classifier_config, train_and_score
+from demos.shared.contenders import CARE, label, recipe
+from demos.shared.recap import headline as recap_row
+from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
 
 ID = "index_lookup"
 TITLE = "Memory has a size: Index Lookup"
-LENGTHS = (10, 20, 50, 100)
-WIDTHS = (16, 32, 64, 128, 256)
+LENGTHS = (8, 12, 16, 24, 32)
+WIDTHS = (4, 8, 16, 32, 64)
 PARAMS = [
     seed_param(),
-    Param("lengths", "multi", [10, 20, 50, 100], "Sequence lengths N", 1, len(LENGTHS), choices=LENGTHS),
-    Param("widths", "multi", [32, 64, 128, 256], "LSTM widths (state size)", 1, len(WIDTHS), choices=WIDTHS),
-    Param("steps", "int", 1500, "Training steps, the same for every model", 10, 1500),
+    seeds_param(),
+    Param("length", "choice", 12, "Digits N in each sequence", choices=LENGTHS),
+    Param("widths", "multi", [4, 8, 16], "LSTM widths (state size)", 1, len(WIDTHS), choices=WIDTHS),
+    Param("steps", "int", 1200, "Most training steps of every model; each stops earlier once its loss has "
+          "stopped falling", 100, 4000),
 ]
-TRANSFORMER_WIDTH = 64
+FULL_PARAMS = {"length": 16, "widths": [4, 8, 16, 32, 64], "steps": 4000}  # `flask warm --full`: minutes on a CPU
+TRANSFORMER_WIDTH = 32
 BATCH_SIZE = 64
-N_TEST = 1000
+N_TEST = 4000  # fresh questions per model: about 250 for each position asked when N = 16
+PATIENCE = 300  # steps without a 1% fall in the loss before a model counts as converged
+SOLVED_LOSS = 0.01
 CHANCE = 1 / IndexLookup(1).n_out
-SOLVED = 0.9  # the accuracy the summary counts as solving a cell
+
+
+def last_k_accuracy(k: float, n: int) -> float:
+    """The accuracy of "remember the last k digits, guess the rest" when any of the n positions is asked."""
+    return k / n + (1 - k / n) * CHANCE
+
+
+def digits_held(accuracy: float, n: int) -> float:
+    """The k whose last-k rule scores `accuracy`: how many digits a model's state effectively holds."""
+    return max(0.0, min(n, n * (accuracy - CHANCE) / (1 - CHANCE)))
+
+
+def by_distance(inputs: torch.Tensor, right: torch.Tensor, n: int) -> list[float]:
+    """Accuracy for each distance back from the end of the digits (1: the last digit), (n,)."""
+    distance = n - (inputs[:, -1] - IndexLookup(n).symbols)  # the asked position, counted from the end
+    return [right[distance == d].float().mean().item() if bool((distance == d).any()) else 0.0
+            for d in range(1, n + 1)]
 
 
 def run(params: dict, progress, device: torch.device) -> dict:
-    lengths, widths, steps = params["lengths"], params["widths"], params["steps"]
-    runs = [(n, "lstm-tuned", width) for n in lengths for width in widths]
-    runs += [(n, "transformer", TRANSFORMER_WIDTH) for n in lengths]
-    cells: list[dict] = []
-
-    def partial() -> dict:
-        return {"lengths": lengths, "widths": widths, "transformer_width": TRANSFORMER_WIDTH, "chance": CHANCE,
-                "cells": list(cells)}
-
-    for i, (n, name, width) in enumerate(runs):
-        task = IndexLookup(n)
-        label = f"{'LSTM' if name == 'lstm-tuned' else 'Transformer'} width {width}, N = {n}"
-        lr = TUNED_LR if name == "lstm-tuned" else TrainConfig().lr
-        curve = LossCurve(steps, lambda step, loss, i=i, label=label: progress(
-            (i + step / steps) / len(runs), f"{label}: step {step}/{steps}, loss {loss:.2f}"), points=20)
-        score = train_and_score(classifier_config(name, task, width), task, TrainConfig(steps=steps, lr=lr),
-                                BATCH_SIZE, params["seed"], device, N_TEST, curve)
-        cells.append({"model": name, "length": n, "width": width, "accuracy": score.accuracy,
-                      "parameters": score.parameters, "final_loss": score.losses[-1], "seconds": score.seconds})
-        progress((i + 1) / len(runs), f"{label}: {score.accuracy:.0%} right", partial())
-
-    result = {**partial(), "steps": steps, "batch_size": BATCH_SIZE, "symbols": IndexLookup(1).symbols,
-              "lstm": {"forget_bias": TUNED_FORGET_BIAS, "lr": TUNED_LR}, "transformer": {"lr": TrainConfig().lr},
-              "n_test": N_TEST}
+    n, seeds = params["length"], seed_list(params["seed"], params["seeds"])
+    task = IndexLookup(n)
+    contenders = [("lstm-tuned", width) for width in params["widths"]] + [("transformer", TRANSFORMER_WIDTH)]
+    entries = [Entry((name, width, seed), classifier_config(name, task, width), task,
+                     recipe(name, params["steps"]), seed,
+                     label=f"{label(name)} width {width}, seed {seed}",
+                     stop=EarlyStop(patience=PATIENCE, solved=SOLVED_LOSS))
+               for name, width in contenders for seed in seeds]
+    scored = train_and_score(entries, BATCH_SIZE, device, progress, n_test=N_TEST)
+    models = []
+    for name, width in contenders:
+        runs = [scored[(name, width, seed)] for seed in seeds]
+        curves = [by_distance(r.inputs, r.probabilities.argmax(-1) == r.targets, n) for r in runs]
+        models.append({
+            "model": name, "label": label(name), "width": width, "parameters": runs[0].parameters,
+            "accuracy": over_seeds([r.accuracy for r in runs]),
+            "digits_held": over_seeds([digits_held(r.accuracy, n) for r in runs]),
+            "by_distance": [over_seeds(list(values)) for values in zip(*curves)],
+            "steps_taken": [len(r.losses) for r in runs],
+        })
+    result = {"length": n, "widths": params["widths"], "transformer_width": TRANSFORMER_WIDTH, "seeds": seeds,
+              "models": models, "chance": CHANCE, "distances": list(range(1, n + 1)),
+              "baselines": {"chance": CHANCE, "last_k": [last_k_accuracy(k, n) for k in range(n + 1)]},
+              "steps": params["steps"], "patience": PATIENCE, "batch_size": BATCH_SIZE,
+              "symbols": task.symbols, "n_test": N_TEST,
+              "care": {"lstm-tuned": CARE["lstm-tuned"], "transformer": CARE["transformer"]}}
     result["summary"] = summarize(result)
     return result
 
 
-def cell(result: dict, name: str, n: int, width: int | None = None) -> dict:
-    return next(c for c in result["cells"] if c["model"] == name and c["length"] == n
-                and (width is None or c["width"] == width))
+def lstms(result: dict) -> list[dict]:
+    return [m for m in result["models"] if m["model"] == "lstm-tuned"]
+
+
+def transformer(result: dict) -> dict:
+    return next(m for m in result["models"] if m["model"] == "transformer")
 
 
 def summarize(result: dict) -> str:
-    lengths, widths = result["lengths"], result["widths"]
-
-    def lstm(n: int, width: int) -> float:
-        return cell(result, "lstm-tuned", n, width)["accuracy"]
-
-    attention = " / ".join(f"{cell(result, 'transformer', n)['accuracy']:.0%}" for n in lengths)
-    best = " / ".join(f"{max(lstm(n, w) for w in widths):.0%}" for n in lengths)
-    text = (f"After {result['steps']} steps each, at N = {' / '.join(map(str, lengths))} the Transformer scored "
-            f"{attention} and the best tuned LSTM {best} (chance {result['chance']:.0%}).")
-    smallest = {n: next((w for w in widths if lstm(n, w) >= SOLVED), None) for n in lengths}
-    solved = [f"width {w} at N = {n}" for n, w in smallest.items() if w is not None]
-    unsolved = [str(n) for n, w in smallest.items() if w is None]
-    if solved:
-        text += f" The narrowest LSTM to reach {SOLVED:.0%} had {', '.join(solved)}"
-        text += f"; none reached it at N = {', '.join(unsolved)}." if unsolved else "."
-    else:
-        text += f" No LSTM reached {SOLVED:.0%}."
-    narrow, wide = widths[0], widths[-1]
-    gap_at = max(lengths, key=lambda n: abs(lstm(n, wide) - lstm(n, narrow)))
-    gap = lstm(gap_at, wide) - lstm(gap_at, narrow)
-    if abs(gap) >= CLEAR_GAP:
-        text += (f" {'Width helped' if gap > 0 else 'Wider was not better here'}: at N = {gap_at}, width {wide} "
-                 f"scored {lstm(gap_at, wide):.0%}, width {narrow} {lstm(gap_at, narrow):.0%}.")
-    at_chance = [str(n) for n in lengths
-                 if all(near_chance(lstm(n, w), result["chance"], result["n_test"]) for w in widths)]
-    if at_chance:
-        text += f" At N = {', '.join(at_chance)} every LSTM was at chance."
+    n, seeds = result["length"], result["seeds"]
+    held = "; ".join(f"width {m['width']} about {spread_text(m['digits_held'], '.1f')}" for m in lstms(result))
+    attention = transformer(result)
+    over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
+    text = (f"Trained until converged (at most {result['steps']:,} steps; {over}), with N = {n} digits: the tuned "
+            f"LSTMs held the last {held} digits, read from their accuracy as the 'remember the last k' rule that "
+            f"scores the same. The Transformer (width {attention['width']}) scored {spread_text(attention['accuracy'])} "
+            f"and holds about {spread_text(attention['digits_held'], '.1f')} of {n}.")
+    ordered = lstms(result)
+    grew = all(ahead(wide["digits_held"], narrow["digits_held"]) for narrow, wide in zip(ordered, ordered[1:]))
+    if len(ordered) > 1 and grew:
+        text += " Every wider LSTM held more digits than the next narrower one, with every seed: memory has a size."
+    elif len(ordered) > 1:
+        text += " Not every step up in width held more digits with every seed."
     return text
 
 
 def headline(result: dict) -> dict:
-    """For the recap: the Transformer against the best LSTM width at the longest N."""
-    longest = result["lengths"][-1]
-    at_longest = [c for c in result["cells"] if c["length"] == longest]
-    transformer = next(c["accuracy"] for c in at_longest if c["model"] == "transformer")
-    best_lstm = max((c for c in at_longest if c["model"] == "lstm-tuned"), key=lambda c: c["accuracy"])
-    winner = best_of({"transformer": transformer, "lstm-tuned": best_lstm["accuracy"]}, CLEAR_GAP)
-    return recap_row(f"Index Lookup, N = {longest}", winner,
-                     f"Transformer {transformer:.0%}, best LSTM (width {best_lstm['width']}) {best_lstm['accuracy']:.0%}")
+    """For the recap: the Transformer against the best LSTM width."""
+    best = max(lstms(result), key=lambda m: m["accuracy"]["mean"])
+    attention = transformer(result)
+    winner = ("transformer" if ahead(attention["accuracy"], best["accuracy"])
+              else "lstm-tuned" if ahead(best["accuracy"], attention["accuracy"]) else "tie")
+    return recap_row(f"Index Lookup, N = {result['length']}", winner,
+                     f"Transformer {spread_text(attention['accuracy'])}, best LSTM (width {best['width']}) "
+                     f"{spread_text(best['accuracy'])}; chance {result['chance']:.0%}")
 
 
 def format_text(result: dict) -> str:
-    lengths = result["lengths"]
-    lines = [f"Tuned LSTM (forget bias {result['lstm']['forget_bias']:g}, lr {result['lstm']['lr']:g}): accuracy",
-             "width \\ N " + "".join(f"{n:>7}" for n in lengths)]
-    for w in result["widths"]:
-        lines.append(f"{w:>9} " + "".join(f"{cell(result, 'lstm-tuned', n, w)['accuracy']:>7.0%}" for n in lengths))
-    lines.append(f"Transformer width {result['transformer_width']} (lr {result['transformer']['lr']:g}):")
-    lines.append(f"{'':>9} " + "".join(f"{cell(result, 'transformer', n)['accuracy']:>7.0%}" for n in lengths))
-    lines += [f"{result['steps']} steps, batch {result['batch_size']}, {result['symbols']} symbols "
-              f"(chance {result['chance']:.0%}), {result['n_test']:,} fresh questions per cell", "", result["summary"]]
+    n = result["length"]
+    marks = sorted({1, 2, 3, 4, 6, 8, 12, 16, 24, 32} & set(range(1, n + 1)))
+    lines = [f"Index Lookup, N = {n}: accuracy by distance back from the end (mean over seeds "
+             f"{', '.join(map(str, result['seeds']))})",
+             f"{'model':<26}" + "".join(f"{d:>6}" for d in marks) + "   overall   digits held"]
+    for m in result["models"]:
+        lines.append(f"{m['label'] + ' width ' + str(m['width']):<26}"
+                     + "".join(f"{m['by_distance'][d - 1]['mean']:>6.0%}" for d in marks)
+                     + f"   {m['accuracy']['mean']:>6.0%}   {spread_text(m['digits_held'], '.1f')}")
+    lines += [f"{'chance':<26}" + f"{result['chance']:>6.0%}" * len(marks),
+              f"Trained until the loss stopped falling for {result['patience']} steps (at most {result['steps']:,}), "
+              f"batch {result['batch_size']}; tuned LSTM: {result['care']['lstm-tuned']}; "
+              f"Transformer: {result['care']['transformer']}; "
+              f"{result['n_test']:,} fresh questions per model", "", result["summary"]]
     return "\n".join(lines)

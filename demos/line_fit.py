@@ -6,8 +6,8 @@ the training loop, progress with a partial chart, a JSON result) in a fraction o
 import torch
 from torch import nn
 
-from demos.params import Param, seed_param
-from demos.training import TrainConfig, train
+from demos.core.training import SameBatch, TrainConfig, thinned, train
+from demos.runtime.params import Param, seed_param
 
 ID = "line_fit"
 TITLE = "Fit a line (engine self-test)"
@@ -27,16 +27,13 @@ def run(params: dict, progress, device: torch.device) -> dict:
     y = TRUE_SLOPE * x + TRUE_INTERCEPT + params["noise"] * torch.randn_like(x)
     model = nn.Linear(1, 1).to(device)
     steps = params["steps"]
-    every = max(1, steps // CURVE_POINTS)
-    curve = []
 
-    def on_step(step: int, loss: float) -> None:
-        if step % every == 0 or step == steps:
-            curve.append([step, loss])
-            progress(step / steps, f"step {step}/{steps}, loss {loss:.4f}", {"loss_curve": list(curve)})
+    def report(step: int, losses: list[float]) -> None:
+        progress(step / steps, f"step {step}/{steps}, loss {losses[-1]:.4f}", {"loss_curve": thinned(losses, CURVE_POINTS)})
 
-    losses = train(model, lambda step: (x, y), lambda m, batch: nn.functional.mse_loss(m(batch[0]), batch[1]),
-                   TrainConfig(steps=steps, lr=params["lr"], grad_clip=None), on_step)
+    losses = train(model, SameBatch(x, y), lambda m, batch: nn.functional.mse_loss(m(batch[0]), batch[1]),
+                   TrainConfig(steps=steps, lr=params["lr"], grad_clip=None, report_every=max(1, steps // 50)), report)
+    curve = thinned(losses, CURVE_POINTS)
     slope, intercept = model.weight.item(), model.bias.item()
     return {
         "slope": slope,

@@ -1,13 +1,13 @@
-"""Slide 7: attention for one query word, step by step, with the model's own numbers:
+"""Q, K and V: attention for one query word, step by step, with the model's own numbers:
 its query vector, each key's dot product with it, the scaling by √d_k, the softmax weights,
 and the output as the weighted sum of the value vectors."""
 import math
 
 import torch
 
-from demos.params import Param
-from demos.sentence_attention import (MAX_TOKENS, model_note, model_params, rows, sentence_param, trace_sentence,
-                                      unknown_note)
+from demos.runtime.params import Param
+from demos.shared.sentence_attention import (MAX_TOKENS, model_note, model_params, rows, sentence_param, trace_sentence,
+                                             unknown_note)
 
 ID = "qkv"
 TITLE = "The cocktail party: query, key and value step by step"

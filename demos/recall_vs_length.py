@@ -1,27 +1,30 @@
-"""Slide 4, a fair fight: is the LSTM's failure on the Amnesia Test really amnesia?
+"""A fair fight: is the LSTM's failure on the Amnesia Test really amnesia?
 
-The same first-letter task at several lengths, three models under one equal step budget,
-on the same training batches: the LSTM as on slide 3, the LSTM with the two usual fixes
-(forget gates that start at bias 1, a higher learning rate), and the one-layer Transformer.
+The same first-letter task at several lengths, three models under one equal step budget, on the
+same training batches and several seeds: the LSTM as PyTorch starts it, the LSTM with the two
+usual fixes (forget gates that start at bias 1, a higher learning rate), and the one-layer
+Transformer with GPT-2's initialisation. A model stops once it has solved the task.
 """
-from dataclasses import replace
-
 import torch
 
-from demos.classifier import (CLEAR_GAP, CONTENDERS, TUNED_FORGET_BIAS, TUNED_LR, LossCurve, classifier_config,
-                              near_chance, train_and_score)
-from demos.params import Param, seed_param
-from demos.recap import best_of, headline as recap_row
-from demos.tasks import FirstLetter
-from demos.training import TrainConfig
+from demos.core.tasks import FirstLetter
+from demos.core.training import EarlyStop
+from demos.runtime.params import Param, seed_param
+from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chance, train_and_score
+from demos.shared.contenders import CARE, TUNED_FORGET_BIAS, TUNED_LR, label, recipe
+from demos.shared.recap import headline as recap_row
+from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.words import listed
 
 ID = "recall_vs_length"
 TITLE = "Is it really amnesia? Recall against length"
 LENGTHS = (5, 10, 20, 50, 100, 200)
 PARAMS = [
     seed_param(),
-    Param("lengths", "multi", [20, 50, 100, 200], "String lengths to test", 1, len(LENGTHS), choices=LENGTHS),
-    Param("steps", "int", 500, "Training steps, the same for every model", 10, 800),
+    seeds_param(),
+    Param("lengths", "multi", [10, 20, 50], "String lengths to test", 1, len(LENGTHS), choices=LENGTHS),
+    Param("steps", "int", 300, "Most training steps, the same for every model (one that has solved the task stops)",
+          10, 800),
     Param("width", "int", 32, "Width of every model (LSTM state size, Transformer d_model)", 8, 64),
     Param("forget_bias", "float", TUNED_FORGET_BIAS,
           "Where the tuned LSTM's forget gates start (the default LSTM's: random, near 0)", -2.0, 5.0),
@@ -29,73 +32,80 @@ PARAMS = [
 ]
 MODELS = ("lstm-tuned", "lstm", "transformer")
 BATCH_SIZE = 64
-N_TEST = 1000
+SOLVED_LOSS = 0.05
+PATIENCE = 100  # steps without a 1% fall in the loss: the model has stopped learning, and stops
 CHANCE = 1 / FirstLetter.n_out
 
 
-def run(params: dict, progress, device: torch.device) -> dict:
-    lengths, steps = params["lengths"], params["steps"]
-    points: list[dict] = []  # one per (model, length), in the order they finish
-    runs = [(length, name) for length in lengths for name in MODELS]
-    for i, (length, name) in enumerate(runs):
+def entries(params: dict) -> list[Entry]:
+    made = []
+    for length in params["lengths"]:
         task = FirstLetter(length)
-        cfg = classifier_config(name, task, params["width"])
-        train_cfg = TrainConfig(steps=steps)
-        if name == "lstm-tuned":
-            cfg = replace(cfg, forget_bias=params["forget_bias"])
-            train_cfg = replace(train_cfg, lr=params["tuned_lr"])
-        label = CONTENDERS[name]["label"]
-        curve = LossCurve(steps, lambda step, loss, i=i, label=label, length=length: progress(
-            (i + step / steps) / len(runs), f"{label}, length {length}: step {step}/{steps}, loss {loss:.2f}"), points=20)
-        score = train_and_score(cfg, task, train_cfg, BATCH_SIZE, params["seed"], device, N_TEST, curve)
-        points.append({"model": name, "length": length, "accuracy": score.accuracy, "final_loss": score.losses[-1],
-                       "parameters": score.parameters, "seconds": score.seconds})
-        progress((i + 1) / len(runs), f"{label}, length {length}: {score.accuracy:.0%} right",
-                 {"models": labels(), "lengths": lengths, "chance": CHANCE, "points": list(points)})
-    result = {"models": labels(), "lengths": lengths, "chance": CHANCE, "points": points,
-              "budget": {"optimizer": "Adam", "steps": steps, "batch_size": BATCH_SIZE, "lr": TrainConfig().lr,
-                         "tuned_lr": params["tuned_lr"], "forget_bias": params["forget_bias"]},
-              "n_test": N_TEST}
+        for name in MODELS:
+            cfg = classifier_config(name, task, params["width"])
+            train_cfg = recipe(name, params["steps"])
+            if name == "lstm-tuned":
+                cfg.forget_bias = params["forget_bias"]
+                train_cfg.lr = params["tuned_lr"]
+            for seed in seed_list(params["seed"], params["seeds"]):
+                made.append(Entry((name, length, seed), cfg, task, train_cfg, seed,
+                                  label=f"{label(name)}, length {length}, seed {seed}",
+                                  stop=EarlyStop(patience=PATIENCE, solved=SOLVED_LOSS)))
+    return made
+
+
+def run(params: dict, progress, device: torch.device) -> dict:
+    lengths, seeds = params["lengths"], seed_list(params["seed"], params["seeds"])
+    scored = train_and_score(entries(params), BATCH_SIZE, device, progress)
+    points = []
+    for length in lengths:
+        for name in MODELS:
+            runs = [scored[(name, length, seed)] for seed in seeds]
+            points.append({"model": name, "length": length, "accuracy": over_seeds([r.accuracy for r in runs]),
+                           "steps_taken": [len(r.losses) for r in runs], "final_loss": [r.losses[-1] for r in runs],
+                           "parameters": runs[0].parameters})
+    result = {"models": labels(), "lengths": lengths, "seeds": seeds, "chance": CHANCE,
+              "baselines": {"chance": CHANCE}, "points": points, "n_test": N_TEST,
+              "budget": {"optimizer": "Adam", "steps": params["steps"], "batch_size": BATCH_SIZE,
+                         "care": {name: CARE[name] for name in MODELS}, "tuned_lr": params["tuned_lr"],
+                         "forget_bias": params["forget_bias"],
+                         "solved_loss": SOLVED_LOSS}}
     result["summary"] = summarize(result)
     return result
 
 
 def labels() -> dict:
-    return {name: CONTENDERS[name]["label"] for name in MODELS}
+    return {name: label(name) for name in MODELS}
 
 
-def accuracies(result: dict, name: str) -> list[float]:
+def accuracies(result: dict, name: str) -> list[dict]:
+    """The model's accuracy (over seeds) at each length, in order."""
     return [p["accuracy"] for length in result["lengths"] for p in result["points"]
             if p["model"] == name and p["length"] == length]
 
 
-def listed(values: list, unit: str = "") -> str:
-    """"20", "20 and 50", "20, 50 and 100"."""
-    words = [f"{v}{unit}" for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def summarize(result: dict) -> str:
-    lengths, chance = result["lengths"], result["chance"]
+    lengths, chance, seeds = result["lengths"], result["chance"], result["seeds"]
     scores = {name: accuracies(result, name) for name in MODELS}
-    per_model = "; ".join(f"{result['models'][name]} {' / '.join(f'{a:.0%}' for a in scores[name])}" for name in MODELS)
-    text = (f"Accuracy at length {' / '.join(map(str, lengths))} after {result['budget']['steps']} steps each: "
-            f"{per_model} (chance {chance:.1%}).")
+    per_model = "; ".join(f"{result['models'][name]} {' / '.join(format(a['mean'], '.0%') for a in scores[name])}"
+                          for name in MODELS)
+    text = (f"Mean accuracy over {len(seeds)} seed{'s' * (len(seeds) > 1)} at length {' / '.join(map(str, lengths))}, "
+            f"with at most {result['budget']['steps']} steps each: {per_model} (chance {chance:.1%}).")
     helped = [n for n, tuned, plain in zip(lengths, scores["lstm-tuned"], scores["lstm"])
-              if tuned - plain >= CLEAR_GAP and not near_chance(tuned, chance, N_TEST)]
+              if ahead(tuned, plain) and not near_chance(tuned["min"], chance, N_TEST)]
     if helped:
-        text += (f" The tuning lifted the LSTM at length {listed(helped)}: there its failure was partly training, "
-                 f"not memory.")
+        text += (f" With every seed the tuning lifted the LSTM at length {listed(helped)}: there its failure was "
+                 f"partly training, not memory.")
     else:
-        text += " The tuning lifted the LSTM at no length tested, under this budget."
+        text += " At no length tested did the tuning lift the LSTM with every seed, under this budget."
     stuck = [n for n, tuned, attention in zip(lengths, scores["lstm-tuned"], scores["transformer"])
-             if near_chance(tuned, chance, N_TEST) and attention >= 0.9]
+             if near_chance(tuned["max"], chance, N_TEST) and attention["min"] >= 0.9]
     if stuck:
-        text += f" At {listed(stuck)} even the tuned LSTM stayed at chance, the Transformer at 90% or more."
+        text += f" At {listed(stuck)} even the tuned LSTM stayed at chance with every seed, the Transformer at 90% or more."
     beaten = [n for n, tuned, attention in zip(lengths, scores["lstm-tuned"], scores["transformer"])
-              if tuned - attention >= CLEAR_GAP]
+              if ahead(tuned, attention)]
     if beaten:
-        text += f" At length {listed(beaten)} the tuned LSTM beat the Transformer."
+        text += f" At length {listed(beaten)} the tuned LSTM beat the Transformer with every seed."
     return text
 
 
@@ -103,19 +113,24 @@ def headline(result: dict) -> dict:
     """For the recap: the best LSTM against the Transformer at the longest length tested."""
     longest = result["lengths"][-1]
     scores = {name: accuracies(result, name)[-1] for name in MODELS}
-    winner = best_of(scores, CLEAR_GAP)
+    tuned, attention = scores["lstm-tuned"], scores["transformer"]
+    winner = "transformer" if ahead(attention, tuned) else "lstm-tuned" if ahead(tuned, attention) else "tie"
     return recap_row(f"Fair fight, length {longest}", winner,
-                     f"Transformer {scores['transformer']:.0%}, tuned LSTM {scores['lstm-tuned']:.0%}, "
-                     f"LSTM {scores['lstm']:.0%}")
+                     f"Transformer {spread_text(attention)}, tuned LSTM {spread_text(tuned)}, "
+                     f"LSTM {spread_text(scores['lstm'])} ({len(result['seeds'])} seeds)")
 
 
 def format_text(result: dict) -> str:
     width = max(len(label) for label in result["models"].values())
-    lines = [f"{'length':<{width}}  " + "".join(f"{n:>7}" for n in result["lengths"])]
+    lines = [f"Mean accuracy (lowest–highest over seeds {', '.join(map(str, result['seeds']))}):",
+             f"{'length':<{width}}  " + "".join(f"{n:>16}" for n in result["lengths"])]
     for name in MODELS:
-        lines.append(f"{result['models'][name]:<{width}}  " + "".join(f"{a:>7.1%}" for a in accuracies(result, name)))
+        lines.append(f"{result['models'][name]:<{width}}  "
+                     + "".join(f"{spread_text(a, '.0%'):>16}" for a in accuracies(result, name)))
     budget = result["budget"]
-    lines += [f"{'chance':<{width}}  {result['chance']:>7.1%}",
-              f"Budget: Adam, {budget['steps']} steps, batch {budget['batch_size']}; lr {budget['lr']:g} "
-              f"(tuned LSTM: lr {budget['tuned_lr']:g}, forget bias {budget['forget_bias']:g})", "", result["summary"]]
+    lines += [f"{'chance':<{width}}  {result['chance']:>16.1%}",
+              f"Budget: Adam, at most {budget['steps']} steps (stopping once the loss is below {budget['solved_loss']}), "
+              f"batch {budget['batch_size']}; tuned LSTM: lr {budget['tuned_lr']:g}, forget bias "
+              f"{budget['forget_bias']:g}; LSTM: {budget['care']['lstm']}; Transformer: {budget['care']['transformer']}",
+              "", result["summary"]]
     return "\n".join(lines)

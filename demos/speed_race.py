@@ -1,4 +1,4 @@
-"""Slide 10: the speed race. How long does one training step take, forward and backward, for
+"""The speed race. How long does one training step take, forward and backward, for
 an LSTM and a Transformer layer, as the sequence grows? Measured on this machine's hardware.
 
 Three contenders, same width and batch:
@@ -17,10 +17,12 @@ import time
 import torch
 from torch import nn
 
-from demos.device import all_cpu_cores, device_label, synchronize
-from demos.models import Block, ModelConfig, count_parameters
-from demos.params import Param, seed_param
-from demos.recap import headline as recap_row
+from demos.core.models import Block, ModelConfig, count_parameters
+from demos.runtime.device import all_cpu_cores, device_label, precision, synchronize
+from demos.runtime.params import Param, seed_param
+from demos.runtime.progress import share
+from demos.shared.complexity import TABLE_1
+from demos.shared.recap import headline as recap_row
 
 ID = "speed_race"
 TITLE = "The speed race: one training step, sequential vs parallel"
@@ -32,21 +34,23 @@ PARAMS = [
     Param("lengths", "multi", list(LENGTHS), "Sequence lengths to time", 1, len(LENGTHS), choices=LENGTHS),
     Param("width", "choice", 128, "Model width d (hidden size), the same for all three", choices=(64, 128, 256)),
     Param("batch", "choice", 8, "Sequences per batch", choices=(1, 4, 8, 16)),
-    Param("repeats", "int", 3, "Timed repeats per point; the median is reported", 1, 7),
-    Param("loop_max_length", "choice", 1024, "Longest length for the Python-loop LSTM (it is slow)",
+    Param("repeats", "int", 3, "Timed repeats per point (a slow point stops at two); the median is reported", 1, 7),
+    Param("loop_max_length", "choice", 256, "Longest length for the Python-loop LSTM (it is slow)",
           choices=(64, 128, 256, 512, 1024, 2048, 4096)),
     Param("compare_cpu", "bool", True, "On a GPU server, also time the CPU for a side-by-side race"),
 ]
 
-# Dense peak throughput in FLOP/s where known (float32, without tensor cores), to say how much
-# of the device the Transformer layer actually used.
-PEAK_FLOPS = {"H100": 67e12, "H200": 67e12, "A100": 19.5e12, "V100": 15.7e12, "L4": 30.3e12, "T4": 8.1e12}
-
-# Table 1 of Vaswani et al. (2017), for n positions of width d: facts, shown beside the chart.
-COMPLEXITY = [
-    {"layer": "Self-attention", "per_layer": "O(n²·d)", "sequential": "O(1)", "path": "O(1)"},
-    {"layer": "Recurrent", "per_layer": "O(n·d²)", "sequential": "O(n)", "path": "O(n)"},
-]
+# Dense peak throughput in FLOP/s by precision, from the makers' data sheets (SXM parts), to say how
+# much of the device the Transformer layer actually used. TF32 runs float32 matrix products on the
+# tensor cores (the demos switch it on where the GPU has it); "float32" is the rate without them.
+PEAK_FLOPS = {
+    "H100": {"float32": 67e12, "tf32": 495e12, "bfloat16": 989e12},
+    "H200": {"float32": 67e12, "tf32": 495e12, "bfloat16": 989e12},
+    "A100": {"float32": 19.5e12, "tf32": 156e12, "bfloat16": 312e12},
+    "L4": {"float32": 30.3e12, "tf32": 60e12, "bfloat16": 121e12},
+    "V100": {"float32": 15.7e12},
+    "T4": {"float32": 8.1e12},
+}
 
 
 class LoopLSTM(nn.Module):
@@ -84,18 +88,26 @@ def build(contender: str, width: int) -> nn.Module:
     return Block(ModelConfig(width=width, n_heads=max(1, width // 32), fast_attention=True))
 
 
-def time_step(model: nn.Module, x: torch.Tensor, repeats: int, device: torch.device) -> tuple[list[float], float | None]:
-    """Seconds for each of `repeats` forward+backward passes (after one warm-up), and peak MiB on CUDA."""
+CPU_COMPARE_MAX = 1024  # beside a GPU, the CPU is timed up to this length (at 4,096 one step takes seconds)
+POINT_SECONDS = 2.0  # a point that has taken this long stops after two timings (the least for a spread)
+
+
+def time_step(model: nn.Module, x: torch.Tensor, repeats: int, device: torch.device,
+              warm_up: bool = True) -> tuple[list[float], float | None]:
+    """Seconds for each of up to `repeats` forward+backward passes, and peak MiB on CUDA. A warm-up
+    pass comes first where it matters: always on a GPU (kernel choice, cuDNN plans for each shape),
+    on a CPU only the first time the model runs."""
     def step():
         model.zero_grad(set_to_none=True)
         model(x).square().mean().backward()
 
-    step()  # warm-up: allocation, kernel selection, cuDNN plans
+    if warm_up or device.type != "cpu":
+        step()  # warm-up: allocation, kernel selection, cuDNN plans
     synchronize(device)
     if device.type == "cuda":
         torch.cuda.reset_peak_memory_stats(device)
     seconds = []
-    for _ in range(repeats):
+    while len(seconds) < repeats and not (len(seconds) >= 2 and sum(seconds) > POINT_SECONDS):
         synchronize(device)
         started = time.perf_counter()
         step()
@@ -111,7 +123,7 @@ def transformer_flops(batch: int, length: int, width: int) -> float:
     return 3 * batch * length * per_token
 
 
-def race(params: dict, device: torch.device, progress, share: tuple[float, float] = (0.0, 1.0)) -> dict:
+def race(params: dict, device: torch.device, progress) -> dict:
     """Time every contender at every length on one device."""
     lengths, width, batch = params["lengths"], params["width"], params["batch"]
     models = {name: build(name, width).to(device) for name in CONTENDERS}
@@ -126,15 +138,14 @@ def race(params: dict, device: torch.device, progress, share: tuple[float, float
             times, peak = None, None
         else:
             x = torch.randn(batch, length, width, device=device)
-            seconds, peak = time_step(models[name], x, params["repeats"], device)
+            seconds, peak = time_step(models[name], x, params["repeats"], device, warm_up=length == lengths[0])
             times = statistics.median(seconds)
             spread[name].append([min(seconds), max(seconds)])
         series[name].append(times)
         memory[name].append(peak)
         if times is None:
             spread[name].append(None)
-        done = share[0] + share[1] * (i + 1) / len(points)
-        progress(done, f"{device.type}: {NAMES[name]} at length {length}: "
+        progress((i + 1) / len(points), f"{device.type}: {NAMES[name]} at length {length}: "
                        + ("skipped" if times is None else f"{times * 1000:.1f} ms"),
                  {"lengths": lengths, "series": {k: list(v) for k, v in series.items()}, "device": device_label(device)})
     return summarise(params, device, series, spread, memory, sorted(set(skipped)))
@@ -146,10 +157,13 @@ def summarise(params: dict, device: torch.device, series: dict, spread: dict, me
     tokens_per_second = {name: [None if t is None else batch * n / t for n, t in zip(lengths, times)]
                          for name, times in series.items()}
     ratio = [f / t for f, t in zip(series["lstm_fused"], series["transformer"])]
-    peak = next((flops for name, flops in PEAK_FLOPS.items() if name in label), None) if device.type == "cuda" else None
+    used = precision(device)
+    peak = next((rates.get(used) for name, rates in PEAK_FLOPS.items() if name in label), None) \
+        if device.type == "cuda" else None
     achieved = [transformer_flops(batch, n, width) / t for n, t in zip(lengths, series["transformer"])]
     return {
         "device": label,
+        "precision": used,
         "lengths": lengths,
         "series": series,
         "spread": spread,
@@ -194,19 +208,19 @@ def verdict(label: str, lengths: list, series: dict) -> str:
 
 def run(params: dict, progress, device: torch.device) -> dict:
     second = torch.device("cpu") if device.type != "cpu" and params["compare_cpu"] else None
-    share = (0.0, 0.7 if second else 1.0)
     with all_cpu_cores() as cpu_threads:  # the race is about what this hardware can do
-        result = race(params, device, progress, share)
+        result = race(params, device, share(progress, 0.0, 0.7 if second else 1.0))
         races = [result]
-        if second is not None:
-            races.append(race(params, second, progress, (0.7, 0.3)))
+        if second is not None:  # the CPU side by side, to the lengths a CPU times in seconds
+            cpu_lengths = [n for n in params["lengths"] if n <= CPU_COMPARE_MAX] or params["lengths"][:1]
+            races.append(race({**params, "lengths": cpu_lengths}, second, share(progress, 0.7, 1.0)))
     counts = {name: count_parameters(build(name, params["width"])) for name in CONTENDERS}
     return {
         **{k: v for k, v in result.items() if k != "device"},
         "races": races,  # one per device; the first is the main one (the server's device)
         "parameters": counts,
         "sequential_steps": {"lstm": list(params["lengths"]), "transformer": [1] * len(params["lengths"])},
-        "complexity": COMPLEXITY,
+        "complexity": TABLE_1,
         "cpu_threads": cpu_threads,
         "summary": " ".join(r["verdict"] for r in races),
     }

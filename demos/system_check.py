@@ -1,4 +1,6 @@
-"""Slide 1: what this server computes with, measured rather than assumed."""
+"""The system check: what this server computes with, measured rather than assumed: the machine,
+the speed of a matrix product, and the time of one training step of a small LSTM and Transformer
+through the demos' own training core (which also readies the GPU's libraries for the slides after)."""
 import os
 import platform
 import statistics
@@ -6,8 +8,12 @@ import time
 
 import torch
 
-from demos.device import device_label, synchronize
-from demos.params import Param, seed_param
+from demos.core.tasks import IndexLookup
+from demos.core.training import Run, TrainConfig, classification_loss, train_together
+from demos.runtime.device import device_label, precision, synchronize
+from demos.runtime.params import Param, seed_param
+from demos.shared.classifier import Entry, TaskBatches, build, classifier_config
+from demos.shared.contenders import label
 
 ID = "system_check"
 TITLE = "System check: the machine behind the demos"
@@ -31,6 +37,28 @@ def time_matmul(n: int, repeats: int, device: torch.device) -> list[float]:
         synchronize(device)
         seconds.append(time.perf_counter() - start)
     return seconds
+
+
+TRAINING_STEPS = 40  # of each small model, timed after a first run that pays for setting up
+
+
+def time_training(device: torch.device) -> dict:
+    """Milliseconds per training step of a small tuned LSTM and Transformer (width 64, Index Lookup of
+    16 digits, batch 64) through the training core, after one untimed run of the same."""
+    task, timings = IndexLookup(16), {}
+    for name in ("lstm-tuned", "transformer"):
+        seconds = []
+        for _ in range(2):  # the first run sets up: kernels, cuDNN plans, the captured graph on a GPU
+            entry = Entry((name,), classifier_config(name, task, 64), task, TrainConfig(steps=TRAINING_STEPS), 0)
+            run = Run(build(entry, device), TaskBatches(task, 64, 0, device), classification_loss, entry.train_cfg)
+            synchronize(device)
+            started = time.perf_counter()
+            train_together([run])
+            synchronize(device)
+            seconds.append(time.perf_counter() - started)
+        timings[name] = {"label": label(name), "ms_per_step": 1000 * seconds[-1] / TRAINING_STEPS,
+                         "graph": run.captured}
+    return timings
 
 
 def machine_facts(device: torch.device) -> dict:
@@ -59,13 +87,16 @@ def run(params: dict, progress, device: torch.device) -> dict:
         median = statistics.median(seconds)
         timings.append({"n": n, "median_seconds": median, "min_seconds": min(seconds), "max_seconds": max(seconds),
                         "gflops": 2 * n**3 / median / 1e9})
-        progress((i + 1) / len(sizes), f"timed a {n}×{n} matrix product: {median * 1e3:.2f} ms",
+        progress(0.8 * (i + 1) / len(sizes), f"timed a {n}×{n} matrix product: {median * 1e3:.2f} ms",
                  {"matmul": list(timings)})
+    progress(0.8, "timing a training step of a small LSTM and Transformer", {"matmul": list(timings)})
+    steps = time_training(device)
     best = max(timings, key=lambda t: t["gflops"])
-    summary = (f"The demos run on {device_label(device)} with PyTorch {facts['torch']}. "
+    summary = (f"The demos run on {device_label(device)} ({precision(device)}) with PyTorch {facts['torch']}. "
                f"A {best['n']}×{best['n']} matrix product took {best['median_seconds'] * 1e3:.2f} ms "
-               f"(median of {params['repeats']}), about {best['gflops']:.0f} GFLOP/s.")
-    return {**facts, "matmul": timings, "summary": summary}
+               f"(median of {params['repeats']}), about {best['gflops']:.0f} GFLOP/s; one training step took "
+               + " and ".join(f"{t['ms_per_step']:.1f} ms for the small {t['label']}" for t in steps.values()) + ".")
+    return {**facts, "matmul": timings, "training_step": steps, "summary": summary}
 
 
 def format_text(result: dict) -> str:
@@ -79,8 +110,11 @@ def format_text(result: dict) -> str:
         lines.append(f"GPU:          {result['gpu_name']}, {result['gpu_memory_gib']} GiB, "
                      f"CUDA {result['cuda_version']}, cuDNN {result['cudnn_version']}")
     lines.append("")
-    lines.append("Matrix product timings (float32):")
+    lines.append(f"Matrix product timings ({result['precision']}):")
     for t in result["matmul"]:
         lines.append(f"  {t['n']:>5}×{t['n']:<5} {t['median_seconds'] * 1e3:9.3f} ms   {t['gflops']:8.1f} GFLOP/s")
+    lines.append("Training step through the demos' core (width 64, batch 64):")
+    for t in result["training_step"].values():
+        lines.append(f"  {t['label']:<12} {t['ms_per_step']:7.2f} ms{'  (replayed CUDA graph)' if t['graph'] else ''}")
     lines += ["", result["summary"]]
     return "\n".join(lines)

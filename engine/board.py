@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from demos.storage import atomic_write_bytes
+from demos.runtime.files import atomic_write_bytes, remove_older_than
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.1
@@ -99,12 +99,5 @@ class Board:
 
     def remove_older_than(self, prefix: str, seconds: float) -> None:
         """Delete notices named `prefix...` not written for `seconds` (finished jobs' notices)."""
-        if self.directory is None:
-            return
-        cutoff = time.time() - seconds
-        for path in self.directory.glob(f"{prefix}*.json"):
-            try:
-                if path.stat().st_mtime < cutoff:
-                    path.unlink()
-            except OSError:
-                pass
+        if self.directory is not None:
+            remove_older_than(self.directory, f"{prefix}*.json", seconds)

@@ -10,7 +10,6 @@ import hashlib
 import json
 import logging
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from demos.storage import atomic_write_bytes
+from demos.runtime.files import atomic_write_bytes, remove_older_than
 
 log = logging.getLogger(__name__)
 MEMORY_ENTRIES = 256  # most recently used results kept in memory; the rest are read from disk
@@ -64,15 +63,8 @@ class ResultCache:
     def remove_abandoned_writes(self, older_than: float = 600) -> None:
         """Delete temporary files left by writers that were killed mid-write (never read as entries).
         Only old ones: a younger one may belong to a write in progress in another process."""
-        if self.directory is None:
-            return
-        cutoff = time.time() - older_than
-        for path in self.directory.glob("*/**/.*.tmp"):
-            try:
-                if path.stat().st_mtime < cutoff:
-                    path.unlink()
-            except OSError:
-                pass
+        if self.directory is not None:
+            remove_older_than(self.directory, "*/**/.*.tmp", older_than)
 
     def path(self, demo_id: str, key: str) -> Path:
         return self.directory / "results" / demo_id / f"{key}.json"

@@ -6,12 +6,14 @@ second, so a fast loop does not wake every listener on every step.
 """
 import json
 import os
+import re
 import secrets
 import threading
 import time
 from typing import Callable
 
 TERMINAL = ("done", "failed")
+JOB_ID = re.compile(r"^[0-9a-f]{16}$")  # what `Job.id` looks like
 PUBLISH_INTERVAL = 0.1  # seconds
 
 

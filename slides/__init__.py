@@ -1,7 +1,8 @@
 """The lecture's slides: one Markdown file per slide, shown in the order of their file names.
 
-Each file is `NN-<id>.md`: YAML front matter (id, title, demo, optional layout), the slide
-body in Markdown, then a line `Note:` and the speaker notes. Instructors edit these files;
+Each file is `NN-<demo>.md`, named for the demo it runs: YAML front matter (title, demo,
+optional layout), the slide body in Markdown, then a line `Note:` and the speaker notes.
+A slide's number is its place in that order and nothing else. Instructors edit these files;
 no Python is needed to change what a slide says.
 """
 import re
@@ -20,16 +21,15 @@ LAYOUTS = ("standard", "title", "wide")  # wide: a narrow text column, a wide de
 @dataclass(frozen=True)
 class Slide:
     n: int  # 1-based position in the deck
-    id: str
+    demo: str  # the demo it runs, which is also the slide's name (its file is NN-<demo>.md)
     title: str
-    demo: str
     body_html: str
     notes_html: str
     layout: str = "standard"
 
     def summary(self) -> dict:
         """The public facts about a slide, as `/api/slides` lists them."""
-        return {"n": self.n, "id": self.id, "title": self.title, "demo": self.demo}
+        return {"n": self.n, "id": self.demo, "title": self.title, "demo": self.demo}
 
 
 class SlideError(ValueError):
@@ -42,18 +42,19 @@ def render_markdown(text: str) -> str:
 
 def parse_slide(path: Path, n: int) -> Slide:
     post = frontmatter.load(path)
-    missing = [key for key in ("id", "title", "demo") if not post.get(key)]
+    missing = [key for key in ("title", "demo") if not post.get(key)]
     if missing:
         raise SlideError(f"{path.name}: front matter lacks {', '.join(missing)}")
+    if path.stem.partition("-")[2] != post["demo"]:
+        raise SlideError(f"{path.name}: a slide file is named for its demo: NN-{post['demo']}.md")
     layout = post.get("layout", "standard")
     if layout not in LAYOUTS:
         raise SlideError(f"{path.name}: layout must be one of {LAYOUTS}, not {layout!r}")
     body, notes = split_notes(post.content)
     return Slide(
         n=n,
-        id=str(post["id"]),
-        title=str(post["title"]),
         demo=str(post["demo"]),
+        title=str(post["title"]),
         body_html=render_markdown(body),
         notes_html=render_markdown(notes),
         layout=layout,
@@ -72,10 +73,10 @@ def load_deck(folder: Path = SLIDES_DIR) -> list[Slide]:
     if not paths:
         raise SlideError(f"no slide files matching {SLIDE_FILE_GLOB} in {folder}")
     deck = [parse_slide(path, n) for n, path in enumerate(paths, start=1)]
-    ids = [slide.id for slide in deck]
-    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    demos = [slide.demo for slide in deck]
+    duplicated = sorted({d for d in demos if demos.count(d) > 1})
     if duplicated:
-        raise SlideError(f"slide ids used twice: {', '.join(duplicated)}")
+        raise SlideError(f"demos shown on two slides: {', '.join(duplicated)}")
     return deck
 
 

@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from demos import line_fit
-from demos.versions import dependency_files
 from engine import Engine, QueueFull
 from tests.live_server import ROOT
 
@@ -263,12 +262,6 @@ def test_a_cache_folder_that_cannot_be_written_degrades_to_memory(tmp_path, runs
     assert trained and "memory only" in caplog.text
     assert engine.submit("line_fit", FAST).entry.result == entry.result
     assert len(runs) == 1
-
-
-def test_the_code_version_covers_the_shared_code_a_demo_imports():
-    names = {path.name for path in dependency_files("demos.line_fit")}
-    assert {"line_fit.py", "training.py", "params.py"} <= names
-    assert "system_check.py" not in names
 
 
 def test_the_status_lists_every_demo_with_its_cache_state(cache_dir):

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from app import create_app
-from demos.device import DeviceError, device_label, pick_device
+from demos.runtime.device import DeviceError, device_label, pick_device
 from tests.live_server import ROOT
 
 
@@ -17,7 +17,7 @@ def run(*args, env=None):
 
 
 def test_the_demos_package_never_imports_flask():
-    code = "import sys, demos, demos.__main__, engine; import demos.runner; assert 'flask' not in sys.modules, 'flask imported'"
+    code = "import sys, demos, demos.__main__, engine; import demos.runtime.runner; assert 'flask' not in sys.modules, 'flask imported'"
     assert run("-c", code).returncode == 0
 
 

@@ -7,59 +7,20 @@
   GET  /api/jobs/<id>             a job's status, progress, and result or error
   GET  /api/jobs/<id>/events      the same as Server-Sent Events, ending with the result
 """
-import json
-from pathlib import Path
-
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, url_for
 
 from demos import UnknownDemo
-from demos.params import ParamError
-from engine import Engine, QueueFull
+from demos.runtime.params import ParamError
+from engine import QueueFull
 from engine.jobs import TERMINAL, Job
 from web import ratelimit
 from web.auth import is_instructor
+from web.engine import get_engine
+from web.jsonio import json_error, read_json_object
 from web.sse import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 RETRY_AFTER_SECONDS = 5
-
-
-def engine() -> Engine:
-    return current_app.extensions["engine"]
-
-
-def json_error(status: int, message: str, **extra):
-    return jsonify(error=message, status=status, **extra), status
-
-
-def read_json_object() -> dict:
-    """The request body as a JSON object; an empty body counts as {}."""
-    raw = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 before anything is read
-    if not raw.strip():
-        return {}
-    try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
-        abort(400, "The request body must be a JSON object, for example {\"seed\": 1}.")
-    if not isinstance(body, dict):
-        abort(400, "The request body must be a JSON object of parameters, for example {\"seed\": 1}.")
-    return body
-
-
-@bp.errorhandler(UnknownDemo)
-def unknown_demo(error: UnknownDemo):
-    return json_error(404, f"There is no demo called {error.args[0]!r}.")
-
-
-@bp.errorhandler(ParamError)
-def bad_param(error: ParamError):
-    return json_error(400, str(error), param=error.name)
-
-
-@bp.errorhandler(413)
-def too_large(error):
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
-    return json_error(413, f"The request body is too large: demo parameters fit in {limit // 1024} KB.")
 
 
 @bp.errorhandler(QueueFull)
@@ -71,7 +32,7 @@ def queue_full(error: QueueFull):
 
 def demo_rows() -> list[dict]:
     """The engine's status of every demo, with the URL of each running job's event stream."""
-    rows = engine().status()
+    rows = get_engine().status()
     for row in rows:
         if row["job"]:
             row["job"]["events"] = url_for("api.job_events", job_id=row["job"]["job"])
@@ -80,7 +41,7 @@ def demo_rows() -> list[dict]:
 
 @bp.get("/demos")
 def list_demos():
-    return jsonify(demos=demo_rows(), device=engine().device_label)
+    return jsonify(demos=demo_rows(), device=get_engine().device_label)
 
 
 @bp.get("/demos/<demo_id>")
@@ -133,9 +94,9 @@ def run_demo(demo_id: str):
     if force and not instructor:
         return json_error(403, "Retraining a cached result needs the instructor token.")
     if instructor:
-        submission = engine().submit(demo_id, params, force=force)
+        submission = get_engine().submit(demo_id, params, force=force)
     else:  # a student: a few new runs a minute, each at most a minute long, after the lecturer's
-        submission = engine().submit(demo_id, params, admit=admit_student_job, priority=1,
+        submission = get_engine().submit(demo_id, params, admit=admit_student_job, priority=1,
                                      time_limit=current_app.config["STUDENT_JOB_SECONDS"])
     if submission.entry is not None:
         return cached_response(submission.entry.body)
@@ -152,7 +113,7 @@ def instructor_status():
 def lookup_demo(demo_id: str):
     """A cached result for these parameters, or {"status": "missing"}: never starts training.
     (Students following the lecture fetch the lecturer's results this way.)"""
-    entry = engine().cached(demo_id, read_json_object())
+    entry = get_engine().cached(demo_id, read_json_object())
     if entry is None:
         return jsonify(status="missing")
     return cached_response(entry.body)
@@ -163,16 +124,16 @@ def warm_all():
     if not is_instructor():
         return json_error(403, "Warming every demo needs the instructor token.")
     jobs = []
-    for row in engine().status():
+    for row in get_engine().status():
         if not row["cached"]:
-            submission = engine().submit(row["id"])
+            submission = get_engine().submit(row["id"])
             if submission.job is not None:
                 jobs.append(submission.job.brief())
     return jsonify(jobs=jobs), 202
 
 
 def find_job(job_id: str) -> Job:
-    job = engine().job(job_id)
+    job = get_engine().job(job_id)
     if job is None:
         abort(404, "There is no such job; it may have finished long ago. Run the demo again.")
     return job
@@ -197,9 +158,5 @@ def job_events(job_id: str):
 
 
 def init_app(app: Flask) -> None:
-    cache_dir = app.config.get("CACHE_DIR") or str(Path(app.instance_path) / "cache")
-    app.extensions["engine"] = Engine(Path(cache_dir), device=str(app.config.get("DEVICE", "auto")),
-                                      max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)),
-                                      torch_threads=app.config.get("TORCH_THREADS"))
     ratelimit.init_app(app)
     app.register_blueprint(bp)

@@ -2,25 +2,29 @@
 import time
 
 import click
-from flask import Flask, current_app
+from flask import Flask
 from flask.cli import with_appcontext
 
 from demos import DEMOS
-from demos.terminal import ProgressBar
+from demos.runtime.progress import ProgressBar
+from web.deck import get_deck
+from web.engine import get_engine
 
 
 @click.command("warm")
 @click.argument("demo_ids", nargs=-1)
-@click.option("--full", is_flag=True, help="Then also each demo's long variant (its FULL_PARAMS: slide 11's sweep).")
+@click.option("--full", is_flag=True, help="Then also each demo's long variant (its FULL_PARAMS: context scaling's sweep).")
 @with_appcontext
 def warm_command(demo_ids: tuple[str, ...], full: bool):
     """Train and cache the default result of every demo (or of DEMO_IDS). Safe to run while the
     server is up: a demo the server is training already is waited for, not trained twice."""
-    engine = current_app.extensions["engine"]
+    engine = get_engine()
     unknown = sorted(set(demo_ids) - set(DEMOS))
     if unknown:
         raise click.UsageError(f"unknown demo(s): {', '.join(unknown)}; demos: {', '.join(DEMOS)}")
-    demo_ids = demo_ids or tuple(DEMOS)
+    if not demo_ids:  # the deck's demos in slide order, then any other
+        on_slides = [slide.demo for slide in get_deck()]
+        demo_ids = tuple(on_slides + [demo_id for demo_id in DEMOS if demo_id not in on_slides])
     runs = [(demo_id, demo_id, None) for demo_id in demo_ids]  # (label, demo, parameters)
     if full:
         runs += [(f"{demo_id} (full)", demo_id, DEMOS[demo_id].FULL_PARAMS)

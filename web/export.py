@@ -18,21 +18,30 @@ from demos import DEMOS
 from web.assets import plotly_js
 from web.bundle import bundle
 from web.deck import get_deck
+from web.engine import get_engine
 from web.recap import build_recap
 
 ENTRY_POINTS = {"js/main.bundle.js": "js/main.js", "js/presenter.bundle.js": "js/presenter/main.js"}
 
 
+FULL = "@full"  # a demo's longer run is frozen as "<demo>@full"
+
+
 def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
-    """The cached default result of each demo, and the ids of those with none."""
-    engine = current_app.extensions["engine"]
+    """The cached default result of each demo, its longer run when that is cached too, and the ids
+    of the demos with no default result."""
+    engine = get_engine()
     frozen, missing = {}, []
     for demo_id in demo_ids:
         entry = engine.cached(demo_id) if demo_id in DEMOS else None
         if entry is None:
             missing.append(demo_id)
-        else:
-            frozen[demo_id] = entry.result
+            continue
+        frozen[demo_id] = entry.result
+        full_params = getattr(DEMOS[demo_id], "FULL_PARAMS", None)
+        longer = engine.cached(demo_id, full_params) if full_params else None
+        if longer is not None:
+            frozen[demo_id + FULL] = longer.result
     return frozen, missing
 
 

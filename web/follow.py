@@ -6,27 +6,25 @@
 
 The state is a notice on the engine's board, so every server process sees the same one.
 """
-import re
-from pathlib import Path
-
-from flask import Blueprint, Flask, current_app, jsonify, url_for
+from flask import Blueprint, Flask, jsonify, url_for
 
 from demos import UnknownDemo
-from demos.params import ParamError
+from demos.runtime.params import ParamError
 from engine.board import Board
-from web.api import engine, json_error, read_json_object
+from engine.jobs import JOB_ID
 from web.auth import is_instructor
 from web.deck import get_deck
+from web.engine import get_engine
+from web.jsonio import json_error, read_json_object
 from web.sse import event_stream
 
 bp = Blueprint("follow", __name__, url_prefix="/api/follow")
 NOTICE = "follow"
 NOBODY_LEADS = {"on": False, "n": 1, "demo": None}
-JOB_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
 def board() -> Board:
-    return current_app.extensions["board"]
+    return get_engine().board
 
 
 def public(state: dict) -> dict:
@@ -48,18 +46,13 @@ def checked_demo(value) -> dict | None:
     if not isinstance(value, dict) or set(value) - {"id", "params", "job"} or "id" not in value:
         raise ParamError("demo", 'must be null or {"id": ..., "params": {...}, "job": ...}')
     try:
-        _, params, _ = engine().resolve(value["id"], value.get("params") or {})
+        _, params, _ = get_engine().resolve(value["id"], value.get("params") or {})
     except UnknownDemo:
         raise ParamError("demo", f"there is no demo called {value['id']!r}") from None
     job = value.get("job")
     if job is not None and not (isinstance(job, str) and JOB_ID.match(job)):
         raise ParamError("demo", "job must be null or a job id")
     return {"id": value["id"], "params": params, "job": job}
-
-
-@bp.errorhandler(ParamError)
-def bad_param(error: ParamError):
-    return json_error(400, str(error), param=error.name)
 
 
 @bp.get("")
@@ -101,5 +94,4 @@ def events():
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["board"] = app.extensions["engine"].board
     app.register_blueprint(bp)

@@ -1,16 +1,17 @@
 """`GET /healthz`: is this server process up, and what is it doing (for a load balancer or a glance)."""
 import threading
 
-from flask import Blueprint, Flask, current_app, jsonify
+from flask import Blueprint, Flask, jsonify
 
 from web import sse
+from web.engine import get_engine
 
 bp = Blueprint("health", __name__)
 
 
 @bp.get("/healthz")
 def healthz():
-    engine = current_app.extensions["engine"]
+    engine = get_engine()
     running = [job.demo_id for job in engine.in_flight.values() if job.status == "running"]
     return jsonify(
         status="ok",

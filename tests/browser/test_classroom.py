@@ -7,6 +7,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from tests.deck import slide_path
 from tests.live_server import LiveServer
 
 TOKEN = "correct-horse-battery"
@@ -21,7 +22,7 @@ def server(tmp_path_factory):
 
 
 def test_the_presenter_view_shows_notes_and_next_slide_and_moves_with_the_deck(open_page):
-    page = open_page("/slides/2")
+    page = open_page(slide_path("signal_decay"))
     with page.expect_popup() as popup:
         page.keyboard.press("s")
     presenter = popup.value
@@ -50,14 +51,14 @@ def test_the_presenter_view_shows_notes_and_next_slide_and_moves_with_the_deck(o
 
 
 def test_the_presenter_shows_the_slides_window_demo_without_running_it(open_page, server):
-    page = open_page("/slides/1")
+    page = open_page(slide_path("system_check"))
     with page.expect_popup() as popup:
         page.keyboard.press("s")
     presenter = popup.value
     expect(presenter.locator(".presenter-demo-status")).to_have_text("not run yet on this slide")
     requests = []
     presenter.on("request", lambda request: requests.append(request.url))
-    page.locator("#slide-1 .demo-run").click()
+    page.locator("#slide-system_check .demo-run").click()
     expect(presenter.locator(".presenter-demo")).to_have_attribute("data-status", "done", timeout=60_000)
     expect(presenter.locator(".presenter-demo-status")).to_contain_text("on cpu")
     assert not [url for url in requests if "/api/" in url], "the presenter window asked the server for nothing"
@@ -76,8 +77,8 @@ def lead_the_class(page):
 
 
 def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server):
-    lecturer = open_page("/slides/1")
-    students = [open_page("/slides/1"), open_page("/slides/2")]
+    lecturer = open_page(slide_path("system_check"))
+    students = [open_page(slide_path("system_check")), open_page(slide_path("signal_decay"))]
     lead_the_class(lecturer)
     expect(lecturer.locator(".follow-banner")).to_contain_text("You are leading")
     for _ in range(4):
@@ -96,10 +97,10 @@ def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server
     expect(leaver.locator(".counter")).to_have_text("1 / 13", timeout=1000)
 
     # The lecturer's demo result reaches the students, who run nothing themselves.
-    lecturer.locator("#slide-1 .demo-run").click()
+    lecturer.locator("#slide-system_check .demo-run").click()
     for student in students:
-        expect(student.locator("#slide-1 .facts")).to_be_visible(timeout=60_000)
-        expect(student.locator("#slide-1 .demo-run")).to_have_text("Rerun")
+        expect(student.locator("#slide-system_check .facts")).to_be_visible(timeout=60_000)
+        expect(student.locator("#slide-system_check .demo-run")).to_have_text("Rerun")
 
     # A student who reloads (or whose connection dropped) catches up at once.
     lecturer.keyboard.press("ArrowRight")
@@ -121,7 +122,7 @@ def test_only_the_instructor_token_moves_the_class(server, open_page):
     assert post({"on": True, "n": 7}) == 403  # localhost alone is not enough once a token is set
     assert post({"on": True, "n": 7}, token="wrong") == 403
     assert post({"on": True, "n": 7}, token=TOKEN) == 200
-    student = open_page("/slides/1")
+    student = open_page(slide_path("system_check"))
     student.watch.expect_error("status of 403")
     expect(student.locator(".counter")).to_have_text("7 / 13", timeout=2000)
     status = student.evaluate("""() => fetch('/api/follow', {method: 'POST', headers: {'Content-Type': 'application/json'},

@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PageWatch
+from tests.deck import slide_path
 from tests.live_server import LiveServer
 
 
@@ -15,13 +16,13 @@ def server(tmp_path_factory):
     live.stop()
 
 
-def demo(page, n):
-    return page.locator(f"#slide-{n} .demo")
+def demo(page, demo_id):
+    return page.locator(f"#slide-{demo_id} .demo")
 
 
 def test_system_check_runs_from_slide_one_and_shows_its_result(open_page, server, screenshot_path):
-    page = open_page("/slides/1")
-    widget = demo(page, 1)
+    page = open_page(slide_path("system_check"))
+    widget = demo(page, "system_check")
     expect(widget.locator(".demo-run")).to_have_text("Run")
     expect(widget.locator(".demo-output")).to_be_empty()  # nothing cached yet, so nothing ran
     widget.locator(".demo-run").click()
@@ -41,25 +42,25 @@ def test_system_check_runs_from_slide_one_and_shows_its_result(open_page, server
 
 
 def test_a_reload_shows_the_cached_result_without_pressing_run(open_page):
-    page = open_page("/slides/1")
-    widget = demo(page, 1)
+    page = open_page(slide_path("system_check"))
+    widget = demo(page, "system_check")
     expect(widget.locator(".demo-badge")).to_contain_text("cached · computed on cpu in")
     expect(widget.locator(".facts")).to_be_visible()
     expect(widget.locator(".demo-run")).to_have_text("Rerun")
 
 
 def test_a_demo_waits_to_be_shown(open_page):
-    page = open_page("/slides/2")
-    # Slide 1's demo is cached, but it is not on screen, so it has not been asked for.
-    expect(demo(page, 1).locator(".demo-output")).to_be_empty()
+    page = open_page(slide_path("signal_decay"))
+    # The system check's demo is cached, but it is not on screen, so it has not been asked for.
+    expect(demo(page, "system_check").locator(".demo-output")).to_be_empty()
     page.keyboard.press("ArrowLeft")
-    expect(demo(page, 1).locator(".demo-badge")).to_contain_text("cached")
+    expect(demo(page, "system_check").locator(".demo-badge")).to_contain_text("cached")
 
 
 def test_a_bad_setting_is_explained_in_the_widget_and_runs_nothing(open_page):
-    page = open_page("/slides/1")
+    page = open_page(slide_path("system_check"))
     page.watch.expect_error("status of 400")
-    widget = demo(page, 1)
+    widget = demo(page, "system_check")
     expect(widget.locator(".demo-badge")).to_contain_text("cached")
     widget.locator(".demo-settings summary").click()
     size = widget.locator('input[name="size"]')
@@ -76,8 +77,8 @@ def test_a_bad_setting_is_explained_in_the_widget_and_runs_nothing(open_page):
 
 
 def test_new_settings_train_with_progress_then_show_the_fresh_result(open_page):
-    page = open_page("/slides/1")
-    widget = demo(page, 1)
+    page = open_page(slide_path("system_check"))
+    widget = demo(page, "system_check")
     expect(widget.locator(".demo-badge")).to_contain_text("cached")
     widget.locator(".demo-settings summary").click()
     widget.locator('input[name="size"]').fill("1024")
@@ -99,8 +100,8 @@ def test_a_restarted_server_still_has_the_result(browser, tmp_path):
     try:
         page = browser.new_page()
         page.goto(first.url + "/slides/1")
-        page.locator("#slide-1 .demo-run").click()
-        expect(page.locator("#slide-1 .demo-badge")).to_contain_text("trained just now", timeout=60_000)
+        page.locator("#slide-system_check .demo-run").click()
+        expect(page.locator("#slide-system_check .demo-badge")).to_contain_text("trained just now", timeout=60_000)
         page.close()
     finally:
         first.stop()
@@ -110,7 +111,7 @@ def test_a_restarted_server_still_has_the_result(browser, tmp_path):
         page = browser.new_page()
         page.on("console", watch.on_console)
         page.goto(second.url + "/slides/1")
-        expect(page.locator("#slide-1 .demo-badge")).to_contain_text("cached · computed on cpu")
+        expect(page.locator("#slide-system_check .demo-badge")).to_contain_text("cached · computed on cpu")
         assert not watch.errors
         page.close()
     finally:

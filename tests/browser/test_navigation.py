@@ -1,11 +1,12 @@
 """Presenting the deck in a real browser: keys, URLs, history, overlays, touch and window sizes."""
+import json
 import re
 import urllib.request
-import json
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.deck import slide_path
 from tests.live_server import ROOT
 
 SITE = " · The Great Shift"
@@ -21,12 +22,12 @@ def expect_slide(page, n, titles):
     expect(page.locator(".counter")).to_have_text(f"{n} / 13")
     expect(page).to_have_url(re.compile(rf"/slides/{n}$"))
     expect(page).to_have_title(titles[n] + SITE)
-    expect(page.locator(f"#slide-{n}")).to_be_visible()
+    expect(page.locator(f".slide[data-n=\"{n}\"]")).to_be_visible()
     assert page.locator(".slide:visible").count() == 1
 
 
 def test_arrow_right_walks_through_all_thirteen_slides(open_page, titles):
-    page = open_page("/slides/1")
+    page = open_page(slide_path("system_check"))
     expect(page.locator(".counter")).to_have_text("1 / 13")
     for n in range(2, 14):
         page.keyboard.press("ArrowRight")
@@ -36,14 +37,14 @@ def test_arrow_right_walks_through_all_thirteen_slides(open_page, titles):
 
 
 def test_the_other_next_and_previous_keys(open_page, titles):
-    page = open_page("/slides/5")
+    page = open_page(slide_path("index_lookup"))
     for key, n in [("PageDown", 6), ("Space", 7), ("n", 8), ("PageUp", 7), ("Shift+Space", 6), ("p", 5), ("ArrowLeft", 4)]:
         page.keyboard.press(key)
         expect_slide(page, n, titles)
 
 
 def test_home_end_and_go_to_slide(open_page, titles):
-    page = open_page("/slides/4")
+    page = open_page(slide_path("recall_vs_length"))
     page.keyboard.press("End")
     expect_slide(page, 13, titles)
     page.keyboard.press("Home")
@@ -67,7 +68,7 @@ def test_home_end_and_go_to_slide(open_page, titles):
 
 
 def test_the_progress_bar_grows_with_the_slide_number(open_page, titles):
-    page = open_page("/slides/1")
+    page = open_page(slide_path("system_check"))
     bar = page.locator(".progress-bar")
     expect(bar).to_have_attribute("style", "width: 0%;")
     page.keyboard.press("End")
@@ -79,7 +80,7 @@ def test_the_progress_bar_grows_with_the_slide_number(open_page, titles):
 
 
 def test_the_overview_jumps_by_click_and_by_keyboard(open_page, titles):
-    page = open_page("/slides/3")
+    page = open_page(slide_path("amnesia"))
     overview = page.locator(".overview")
     page.keyboard.press("o")
     expect(overview).to_be_visible()
@@ -105,7 +106,7 @@ def test_the_overview_jumps_by_click_and_by_keyboard(open_page, titles):
 
 
 def test_the_help_overlay_lists_every_key_and_the_readme_agrees(open_page):
-    page = open_page("/slides/2")
+    page = open_page(slide_path("signal_decay"))
     help_overlay = page.locator(".help")
     page.keyboard.press("?")
     expect(help_overlay).to_be_visible()
@@ -130,7 +131,7 @@ def test_the_help_overlay_lists_every_key_and_the_readme_agrees(open_page):
 
 
 def test_blank_screen_and_back(open_page):
-    page = open_page("/slides/6")
+    page = open_page(slide_path("attention_web"))
     for key in ["b", "."]:
         page.keyboard.press(key)
         expect(page.locator(".blank")).to_be_visible()
@@ -141,7 +142,7 @@ def test_blank_screen_and_back(open_page):
 
 
 def test_f_toggles_full_screen(open_page):
-    page = open_page("/slides/2")
+    page = open_page(slide_path("signal_decay"))
     page.keyboard.press("f")
     page.wait_for_function("() => document.fullscreenElement !== null")
     page.keyboard.press("f")
@@ -149,7 +150,7 @@ def test_f_toggles_full_screen(open_page):
 
 
 def test_back_and_forward_buttons_and_reload(open_page, titles):
-    page = open_page("/slides/1")
+    page = open_page(slide_path("system_check"))
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     expect_slide(page, 3, titles)
@@ -164,7 +165,7 @@ def test_back_and_forward_buttons_and_reload(open_page, titles):
 
 
 def test_moving_between_slides_does_not_reload_the_page(open_page):
-    page = open_page("/slides/1")
+    page = open_page(slide_path("system_check"))
     page.evaluate("() => { window.stillTheSamePage = true; }")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("End")
@@ -173,9 +174,9 @@ def test_moving_between_slides_does_not_reload_the_page(open_page):
 
 
 def test_typing_in_a_demo_field_does_not_move_the_deck_but_buttons_do_not_trap_keys(open_page):
-    page = open_page("/slides/3")
+    page = open_page(slide_path("amnesia"))
     page.evaluate("""() => {
-        const demo = document.querySelector('#slide-3 .demo');
+        const demo = document.querySelector('#slide-amnesia .demo');
         demo.insertAdjacentHTML('beforeend',
             '<input id="t" type="text"><input id="r" type="range"><select id="s"><option>a</option><option>b</option></select><button id="b" type="button">Run</button>');
     }""")
@@ -193,7 +194,7 @@ def test_typing_in_a_demo_field_does_not_move_the_deck_but_buttons_do_not_trap_k
 
 
 def test_the_on_screen_buttons_move_the_deck(open_page, titles):
-    page = open_page("/slides/1")
+    page = open_page(slide_path("system_check"))
     expect(page.locator(".control-prev")).to_be_disabled()
     page.locator(".control-next").click()
     expect_slide(page, 2, titles)
@@ -210,7 +211,7 @@ def swipe(page, from_x, to_x, y=300):
 
 
 def test_swiping_on_a_phone_moves_between_slides(open_page, titles):
-    page = open_page("/slides/4", width=390, height=844, has_touch=True, is_mobile=True)
+    page = open_page(slide_path("recall_vs_length"), width=390, height=844, has_touch=True, is_mobile=True)
     swipe(page, 320, 60)
     expect_slide(page, 5, titles)
     swipe(page, 60, 320)
@@ -219,31 +220,31 @@ def test_swiping_on_a_phone_moves_between_slides(open_page, titles):
 
 @pytest.mark.parametrize("width,height", [(1024, 768), (1280, 720), (1920, 1080), (3840, 2160)])
 def test_the_canvas_keeps_16_9_and_fits_the_window(open_page, width, height):
-    page = open_page("/slides/3", width=width, height=height)
+    page = open_page(slide_path("amnesia"), width=width, height=height)
     box = page.locator(".canvas").bounding_box()
     assert box["width"] / box["height"] == pytest.approx(16 / 9, rel=0.01)
     assert box["width"] <= width + 1 and box["height"] <= height + 1
     assert max(box["width"] / width, box["height"] / height) == pytest.approx(1, rel=0.01), "it fills one dimension"
     # Text grows with the screen: the title is the same share of the canvas everywhere.
-    title_height = page.locator("#slide-3 .slide-title").bounding_box()["height"]
+    title_height = page.locator("#slide-amnesia .slide-title").bounding_box()["height"]
     assert title_height / box["height"] == pytest.approx(56 / 720, rel=0.15)
 
 
 def test_a_phone_gets_a_readable_single_column(open_page):
-    page = open_page("/slides/3", width=390, height=844, is_mobile=True)
+    page = open_page(slide_path("amnesia"), width=390, height=844, is_mobile=True)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    body_px = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#slide-3 .slide-body')).fontSize)")
+    body_px = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#slide-amnesia .slide-body')).fontSize)")
     assert body_px >= 16
-    body = page.locator("#slide-3 .slide-body").bounding_box()
-    demo = page.locator("#slide-3 .demo").bounding_box()
+    body = page.locator("#slide-amnesia .slide-body").bounding_box()
+    demo = page.locator("#slide-amnesia .demo").bounding_box()
     assert demo["y"] >= body["y"] + body["height"] - 1, "the demo comes below the text"
 
 
 def test_speaker_notes_are_not_shown(open_page):
-    page = open_page("/slides/3")
-    expect(page.locator("#slide-3 .notes")).to_be_hidden()
-    assert page.locator("#slide-3 .notes").bounding_box() is None  # not laid out at all
-    assert len(page.locator("#slide-3 .notes").text_content()) > 100
+    page = open_page(slide_path("amnesia"))
+    expect(page.locator("#slide-amnesia .notes")).to_be_hidden()
+    assert page.locator("#slide-amnesia .notes").bounding_box() is None  # not laid out at all
+    assert len(page.locator("#slide-amnesia .notes").text_content()) > 100
 
 
 @pytest.mark.parametrize("n", [1, 7])

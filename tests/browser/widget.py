@@ -2,14 +2,28 @@
 parameters, close Settings, press Run and wait until the badge says the result is there."""
 from playwright.sync_api import expect
 
+from tests.deck import slide_path
+
 TRAINED = 120_000  # ms: a tiny run, but the test machine's cores are shared, so training can be slow
 
 
-def demo_on(page, n: int):
-    """The demo widget of slide `n`, once it is ready to run."""
-    widget = page.locator(f"#slide-{n} .demo")
+def demo_on(page, demo_id: str):
+    """The demo widget of the slide that runs `demo_id`, once it is ready to run."""
+    widget = page.locator(f"#slide-{demo_id} .demo")
     expect(widget.locator(".demo-run")).to_have_text("Run")
     return widget
+
+
+SLIDE_TO = "(input, value) => { input.value = value; input.dispatchEvent(new Event('input')); }"  # a range input
+
+
+def open_demo(open_page, demo_id: str, **params):
+    """Open the slide of `demo_id` and return (page, its widget), with `params` set in its Settings."""
+    page = open_page(slide_path(demo_id))
+    widget = demo_on(page, demo_id)
+    if params:
+        set_params(widget, **params)
+    return page, widget
 
 
 def set_params(widget, **values) -> None:
@@ -37,13 +51,19 @@ def run_and_wait(widget, badge: str = " on cpu") -> None:
     expect(widget.locator(".demo-badge")).to_contain_text(badge, timeout=TRAINED)
 
 
-def expect_markup_refused(page, n: int, field: str, markup: str, error: str, tags: tuple[str, ...]) -> None:
-    """Markup typed into `field` on slide `n` is refused with `error` beside the field, and no
+def run_and_plot(widget) -> None:
+    """Press Run, wait for the result, and see that it was drawn as one chart."""
+    run_and_wait(widget)
+    expect(widget.locator(".js-plotly-plot")).to_have_count(1)
+
+
+def expect_markup_refused(page, demo_id: str, field: str, markup: str, error: str, tags: tuple[str, ...]) -> None:
+    """Markup typed into `field` on the slide of `demo_id` is refused with `error` beside the field, and no
     element of `tags` reaches the slide."""
     page.watch.expect_error("status of 400")
-    widget = demo_on(page, n)
+    widget = demo_on(page, demo_id)
     widget.locator(f'input[name="{field}"]').fill(markup)
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-error")).to_have_text(error)
     expect(widget.locator(f'input[name="{field}"]')).to_have_attribute("aria-invalid", "true")
-    assert page.locator(", ".join(f"#slide-{n} {tag}" for tag in tags)).count() == 0, "no markup reached the page"
+    assert page.locator(", ".join(f"#slide-{demo_id} {tag}" for tag in tags)).count() == 0, "no markup reached the page"

@@ -1,5 +1,5 @@
 // I opens the instructor panel: the token (kept in this browser), warm every demo, and follow mode.
-import { getJSON, instructorToken, postJSON } from "../demos/api.js";
+import { getJSON, instructorToken, warmAllDemos } from "../demos/api.js";
 
 export class InstructorPanel {
   constructor(deck, follow) {
@@ -75,12 +75,7 @@ export class InstructorPanel {
   }
 
   async warm() {
-    try {
-      const { body } = await postJSON(this.warmUrl);
-      this.message.textContent = body.jobs.length ? `Queued ${body.jobs.length} demo(s) to train, one at a time.` : "Every demo is cached already.";
-    } catch (error) {
-      this.message.textContent = error.message;
-    }
+    this.message.textContent = await warmAllDemos(this.warmUrl);
   }
 
   onKey(name) {

@@ -65,3 +65,14 @@ export function followJob(eventsUrl, handlers) {
   });
   return stop;
 }
+
+// Ask the server to train every demo's default result not cached yet (instructor only);
+// returns a sentence for the lecturer either way.
+export async function warmAllDemos(url) {
+  try {
+    const { body } = await postJSON(url);
+    return body.jobs.length ? `Queued ${body.jobs.length} demo(s) to train, one at a time.` : "Every demo is cached already.";
+  } catch (error) {
+    return error.message;
+  }
+}

@@ -1,7 +1,7 @@
 // Plotly with the deck's look: large type for the back row, and one colour per model
 // on every slide, taken from the stylesheet's variables so they are defined in one place.
 
-const MODELS = ["transformer", "lstm", "lstm-tuned", "rnn", "chance"];
+const MODELS = ["transformer", "transformer-2", "lstm", "lstm-tuned", "rnn", "chance", "baseline"];
 
 export function modelColors() {
   const style = getComputedStyle(document.documentElement);

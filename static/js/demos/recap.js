@@ -2,7 +2,7 @@
 // (or, in a static copy, from the results frozen into the page). Who won, by how much, where.
 import { getJSON } from "./api.js";
 import { modelColors } from "./charts.js";
-import { element } from "./renderers/common.js";
+import { element } from "./renderers/shared/common.js";
 
 async function recapRows() {
   const deckRoot = document.getElementById("deck");
@@ -23,7 +23,7 @@ function row(data) {
   const color = modelColors()[data.winner];
   if (color) winner.style.setProperty("--winner", color);
   winner.dataset.winner = data.winner;
-  tr.append(winner, element("td", "recap-detail", data.detail));
+  tr.append(winner, element("td", "recap-detail", data.detail + (data.longer_run ? " (longer run)" : "")));
   return tr;
 }
 

@@ -43,6 +43,10 @@ export class DemoWidget {
     this.settings = element.querySelector(".demo-settings");
     this.runButton = element.querySelector(".demo-run");
     this.retrainButton = element.querySelector(".demo-retrain");
+    this.longerButton = element.querySelector(".demo-longer");
+    this.fullParams = element.dataset.fullParams ? JSON.parse(element.dataset.fullParams) : null;
+    this.quickResult = null; // while the longer run is on show: the result it replaced
+    this.longerResult = null;
     this.badge = element.querySelector(".demo-badge");
     this.progressBox = element.querySelector(".demo-progress");
     this.progressBar = element.querySelector(".demo-progress-bar");
@@ -65,6 +69,8 @@ export class DemoWidget {
     this.onToolbarKey = (event) => {
       if (event.key === "Enter" && event.target.matches(".demo-toolbar input")) { event.preventDefault(); this.run(); }
     };
+    this.onLonger = () => this.toggleLonger();
+    this.longerButton.addEventListener("click", this.onLonger);
     this.runButton.addEventListener("click", this.onRun);
     this.retrainButton.addEventListener("click", this.onRetrain);
     this.form.addEventListener("submit", this.onSubmit);
@@ -169,8 +175,14 @@ export class DemoWidget {
   }
 
   // `source`: "cached", "fresh" (trained just now) or "frozen" (a static export).
-  showResult(result, source) {
+  showResult(result, source, { longer = false } = {}) {
     this.result = result;
+    if (!longer) {
+      this.quickResult = null;
+      this.findLonger();
+    }
+    this.longerButton.setAttribute("aria-pressed", String(longer));
+    this.longerButton.textContent = longer ? "Back to the quick run" : "Longer run";
     this.progressBox.hidden = true;
     this.setBusy(false);
     const where = `${result.device} in ${formatSeconds(result.train_seconds)}`;
@@ -183,6 +195,38 @@ export class DemoWidget {
     this.renderer.render?.(this.output, result);
     this.emit({ status: "done", progress: 1, message: result.summary ?? "", badge: this.badge.textContent,
                 params: result.params, job: null, events: null });
+  }
+
+  // The demo's longer run (its full parameters), if the instructor computed it: offered beside Run.
+  async findLonger() {
+    this.longerButton.hidden = true;
+    this.longerResult = null;
+    if (!this.fullParams) return;
+    let result = null;
+    if (this.frozen) result = this.frozen[`${this.demoId}@full`] ?? null;
+    else {
+      try {
+        const { body } = await postJSON(this.lookupUrl, this.fullParams);
+        if (body.status === "done") result = body.result;
+      } catch {
+        return; // no longer run to offer
+      }
+    }
+    if (!result || this.quickResult) return;
+    this.longerResult = result;
+    this.longerButton.hidden = false;
+  }
+
+  toggleLonger() {
+    if (this.quickResult) {
+      const quick = this.quickResult;
+      this.showResult(quick, this.frozen ? "frozen" : "cached");
+    } else if (this.longerResult) {
+      const quick = this.result;
+      this.showResult(this.longerResult, this.frozen ? "frozen" : "cached", { longer: true });
+      this.quickResult = quick;
+      this.longerButton.hidden = false;
+    }
   }
 
   // Show the cached result for `params` without ever starting a training job.

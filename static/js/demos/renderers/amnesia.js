@@ -1,9 +1,10 @@
-// Slide 3, the Amnesia Test: an unseen test string and each model's answer with its top-3
+// The Amnesia Test: an unseen test string and each model's answer with its top-3
 // probabilities, then accuracy on fresh strings against chance, and the loss curves.
 import { chartElement, modelColors, plot } from "../charts.js";
-import { chartIn, element, percent, thousands, TOP_LEGEND } from "./common.js";
+import { seedRange } from "./shared/accuracy_by_length.js";
+import { element, percent, thousands, TOP_LEGEND } from "./shared/common.js";
 
-const ORDER = ["lstm", "transformer"];
+const ORDER = ["lstm-tuned", "transformer"];
 const SHOWN_LETTERS = 24; // a longer test string is shown with its middle left out
 
 function testString(result) {
@@ -42,19 +43,24 @@ function budget(result) {
   const b = result.budget;
   const sizes = ORDER.map((name) => `${result.models[name].label} ${thousands(result.models[name].parameters)} params`).join(" · ");
   return element("p", "amnesia-budget",
-    `Each model: ${b.optimizer}, lr ${b.lr}, batch ${b.batch_size}, ${b.steps} steps · ${sizes} · ${result.device}`);
+    `${b.optimizer}, batch ${b.batch_size}, at most ${b.steps} steps · LSTM: ${b.lstm} · Transformer: ${b.transformer} · `
+    + `${sizes} · seeds ${result.seeds.join(", ")} · ${result.device}`);
 }
 
+// Every seed's loss curve; the first seed's in the legend, the others faint behind it.
 function lossTraces(models, colors) {
-  return ORDER.filter((name) => models[name]).map((name) => ({
+  return ORDER.filter((name) => models[name]).flatMap((name) => models[name].loss_curves.map((curve, i) => ({
     type: "scatter",
     mode: "lines",
     name: models[name].label,
-    x: models[name].loss_curve.map((point) => point[0]),
-    y: models[name].loss_curve.map((point) => point[1]),
-    line: { color: colors[name], width: 4, dash: name === "lstm" ? "dash" : "solid" }, // shape as well as colour
-    hovertemplate: `${models[name].label}, step %{x}: loss %{y:.3f}<extra></extra>`,
-  }));
+    showlegend: i === 0,
+    legendgroup: name,
+    opacity: i === 0 ? 1 : 0.4,
+    x: curve.map((point) => point[0]),
+    y: curve.map((point) => point[1]),
+    line: { color: colors[name], width: i === 0 ? 4 : 2, dash: name === "transformer" ? "solid" : "dash" }, // shape as well as colour
+    hovertemplate: `${models[name].label}, seed ${i + 1}, step %{x}: loss %{y:.3f}<extra></extra>`,
+  })));
 }
 
 const LOSS_LAYOUT = {
@@ -69,15 +75,16 @@ function drawResult(chart, result) {
   const accuracy = {
     type: "bar",
     x: ORDER.map((name) => result.models[name].label),
-    y: ORDER.map((name) => result.models[name].accuracy),
+    y: ORDER.map((name) => result.models[name].accuracy.mean),
+    error_y: seedRange(ORDER.map((name) => result.models[name].accuracy), colors.baseline),
     marker: { color: ORDER.map((name) => colors[name]) },
-    text: ORDER.map((name) => percent(result.models[name].accuracy, 1)),
+    text: ORDER.map((name) => percent(result.models[name].accuracy.mean, 1)),
     textposition: "outside",
     cliponaxis: false,
     showlegend: false,
     xaxis: "x2",
     yaxis: "y2",
-    hovertemplate: "%{x}: %{y:.1%} right<extra></extra>",
+    hovertemplate: `%{x}: %{y:.1%} right, mean of ${result.seeds.length} seeds<extra></extra>`,
   };
   const chance = {
     type: "scatter",
@@ -94,7 +101,7 @@ function drawResult(chart, result) {
     ...LOSS_LAYOUT,
     xaxis2: { domain: [0, 0.36], anchor: "y2" },
     xaxis3: { domain: [0, 0.36], anchor: "y2", overlaying: "x2", range: [-0.5, ORDER.length - 0.5], visible: false },
-    yaxis2: { anchor: "x2", range: [0, 1.15], tickformat: ".0%", title: { text: `right, of ${thousands(result.n_test)}` } },
+    yaxis2: { anchor: "x2", range: [0, 1.15], tickformat: ".0%", title: { text: `right, of ${thousands(result.n_test)} (${result.seeds.length} seeds)` } },
   });
 }
 
@@ -106,14 +113,5 @@ export function render(output, result) {
   const chart = chartElement(box, "demo-chart amnesia-chart");
   box.append(budget(result));
   drawResult(chart, result);
-}
-
-// While training: the loss curves so far.
-export function renderProgress(output, data) {
-  const chart = chartIn(output, "amnesia-progress-chart");
-  plot(chart, lossTraces(data.models, modelColors()), {
-    ...LOSS_LAYOUT,
-    xaxis: { ...LOSS_LAYOUT.xaxis, domain: [0, 1] },
-  });
 }
 

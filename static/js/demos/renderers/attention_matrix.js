@@ -1,8 +1,8 @@
-// Slide 8: softmax(QKᵀ/√d_k) as a heatmap, one row per token, each row's sum printed beside it
+// Softmax(QKᵀ/√d_k) as a heatmap, one row per token, each row's sum printed beside it
 // as computed from the weights shown. Layer, head and temperature change here at once: the
 // weights are recomputed from the model's scores, and the sums from those weights.
 import { chartElement, modelColors, plot } from "../charts.js";
-import { element, headPickers, modelLabel, softmaxRow, sum, tokenAxis } from "./attention_parts.js";
+import { element, headPickers, modelLabel, softmaxRow, sum, tokenAxis } from "./shared/attention_parts.js";
 
 const TEMPERATURES = { min: -1, max: 1, step: 0.02 }; // log10 of the temperature, 0.1 to 10
 const CELL_TEXT_UP_TO = 12; // tokens; with more, the values are on hover only

@@ -1,8 +1,8 @@
-// Slide 6: the sentence as a row of tokens with an arc from each token to every earlier token it
+// The sentence as a row of tokens with an arc from each token to every earlier token it
 // attends to (thicker and darker = more weight), for a layer and head picked here at once; below,
 // Table 1 of "Attention Is All You Need" with this sentence's n and d filled in.
 import { chartElement, modelColors, plot } from "../charts.js";
-import { element, headPickers, modelLabel, tokenAxis } from "./attention_parts.js";
+import { element, headPickers, modelLabel, tokenAxis } from "./shared/attention_parts.js";
 
 const MIN_WEIGHT = 0.04; // lighter arcs are left out, so the strong ones stay readable
 const ARC_POINTS = 24;

@@ -1,18 +1,16 @@
-// Slide 11, using the whole context (a miniature of Kaplan et al. 2020, Figure 7). Right: each
-// model's loss on held-out documents against the token's position T (log axis), with the fitted
-// a + b·T^−c dashed over it. Left: held-out loss against non-embedding parameters for
-// Transformers and 1- and 2-layer LSTMs of several sizes, when that (minutes-long) sweep has
-// been computed: in this result, or cached for the same settings (looked up, never trained).
-// Under both: the fitted constants and an example of the held-out text.
-import { postJSON } from "../api.js";
+// Using the whole context (a miniature of Kaplan et al. 2020, Figure 7). Right: each
+// model's loss on test text against the character's position T (log axis, mean over the seeds,
+// each seed faint behind it), with the fitted a + b·T^−c dashed over it. Left: test loss against
+// non-embedding parameters for Transformers and LSTMs of several sizes, when the result holds
+// that sweep (the longer run computes it). Under both: the fitted constants and an example of the
+// test text.
 import { modelColors, plot } from "../charts.js";
-import { TOP_LEGEND, element, thousands } from "./common.js";
+import { TOP_LEGEND, element, thousands } from "./shared/common.js";
 
 const NAMES = { transformer: "Transformer", lstm: "LSTM" };
 const FAMILIES = {
   transformer: { name: "Transformer", color: "transformer", dash: "solid", symbol: "circle" },
-  "lstm-1": { name: "1-layer LSTM", color: "lstm", dash: "solid", symbol: "square" },
-  "lstm-2": { name: "2-layer LSTM", color: "lstm", dash: "dash", symbol: "diamond" },
+  lstm: { name: "LSTM", color: "lstm", dash: "dash", symbol: "square" },
 };
 
 function fitted(fit, t) {
@@ -20,7 +18,8 @@ function fitted(fit, t) {
 }
 
 function fitText(fit) {
-  return `${fit.a.toFixed(2)} ${fit.b < 0 ? "−" : "+"} ${Math.abs(fit.b).toFixed(2)}·T^−${fit.c.toFixed(2)}`;
+  return `${fit.a.toFixed(2)} ${fit.b < 0 ? "−" : "+"} ${Math.abs(fit.b).toFixed(2)}·T^−${fit.c.toFixed(2)}`
+    + (fit.at_edge ? " (exponent at the edge: no power law)" : "");
 }
 
 function compact(count) {
@@ -46,18 +45,18 @@ function drawPositions(chart, data) {
   const traces = data.models.flatMap((model) => {
     const name = NAMES[model.kind];
     const color = colors[model.kind];
-    const bins = binned(model.per_token_loss);
+    const bins = binned(model.per_token_bits);
     return [
-      { // every position, faint: one value each
-        type: "scatter", mode: "lines", name: `${name}, each position`, legendgroup: model.kind, showlegend: false,
-        x: positions, y: model.per_token_loss, line: { color, width: 1.5 }, opacity: 0.35,
-        hovertemplate: `${name}, token %{x}: loss %{y:.2f}<extra></extra>`,
-      },
+      ...model.per_token_bits_by_seed.map((curve, i) => ({ // each seed, faint: one value per position
+        type: "scatter", mode: "lines", name: `${name}, seed ${data.seeds[i]}`, legendgroup: model.kind,
+        showlegend: false, x: positions, y: curve, line: { color, width: 1.2 }, opacity: 0.3,
+        hovertemplate: `${name}, seed ${data.seeds[i]}, character %{x}: %{y:.2f} bits<extra></extra>`,
+      })),
       {
         type: "scatter", mode: "lines+markers", name, legendgroup: model.kind,
         x: bins.map((b) => b.x), y: bins.map((b) => b.y), line: { color, width: 4 }, marker: { color, size: 8 },
-        customdata: bins.map((b) => (b.start === b.end ? `token ${b.start}` : `tokens ${b.start}–${b.end}`)),
-        hovertemplate: `${name}, %{customdata}: mean loss %{y:.2f}<extra></extra>`,
+        customdata: bins.map((b) => (b.start === b.end ? `character ${b.start}` : `characters ${b.start}–${b.end}`)),
+        hovertemplate: `${name}, %{customdata}: mean %{y:.2f} bits<extra></extra>`,
       },
       {
         type: "scatter", mode: "lines", name: `${name} fit`, legendgroup: model.kind, showlegend: false,
@@ -76,11 +75,11 @@ function drawPositions(chart, data) {
     margin: { l: 58, r: 8, t: 40, b: 50 },
     xaxis: { type: "log", title: { text: "position T in the context", standoff: 2 }, tickvals: ticks,
              range: [-0.03, Math.log10(data.context) + 0.03], fixedrange: true },
-    yaxis: { title: { text: "loss (nats)", standoff: 4 }, fixedrange: true },
+    yaxis: { title: { text: "bits per character", standoff: 4 }, fixedrange: true },
   });
-  const words = data.models.map((m) => `${NAMES[m.kind]} from ${m.per_token_loss[0].toFixed(2)} at token 1 to ` +
-    `${m.per_token_loss.at(-1).toFixed(2)} at token ${data.context}`);
-  chart.setAttribute("aria-label", `Per-token held-out loss against position: ${words.join("; ") || "training"}.`);
+  const words = data.models.map((m) => `${NAMES[m.kind]} from ${m.per_token_bits[0].toFixed(2)} at character 1 to ` +
+    `${m.per_token_bits.at(-1).toFixed(2)} at character ${data.context}`);
+  chart.setAttribute("aria-label", `Bits per character on test text against position: ${words.join("; ")}.`);
 }
 
 // ---- the left panel: loss against non-embedding parameters (the sweep)
@@ -93,11 +92,11 @@ function drawSweep(chart, sweep) {
     const fit = sweep.fits[family];
     return {
       type: "scatter", mode: "lines+markers", name: look.name,
-      x: points.map((p) => p.non_embedding_parameters), y: points.map((p) => p.loss),
+      x: points.map((p) => p.non_embedding_parameters), y: points.map((p) => p.bits),
       line: { color: colors[look.color], width: 3, dash: look.dash },
       marker: { color: colors[look.color], size: 10, symbol: look.symbol },
       customdata: points.map((p) => p.label),
-      hovertemplate: `%{customdata}<br>%{x:,} non-embedding parameters: loss %{y:.3f}` +
+      hovertemplate: `%{customdata}<br>%{x:,} non-embedding parameters: %{y:.3f} bits` +
         `${fit ? `<br>fitted α = ${fit.alpha.toFixed(3)}` : ""}<extra></extra>`,
     };
   });
@@ -108,7 +107,7 @@ function drawSweep(chart, sweep) {
     const xs = [Math.min(...sizes), Math.max(...sizes)];
     traces.push({
       type: "scatter", mode: "lines", name: `paper: α ${sweep.paper_alpha}`,
-      x: xs, y: xs.map((n) => smallest.loss * (n / smallest.non_embedding_parameters) ** -sweep.paper_alpha),
+      x: xs, y: xs.map((n) => smallest.bits * (n / smallest.non_embedding_parameters) ** -sweep.paper_alpha),
       line: { color: colors.chance, width: 3, dash: "dot" },
       hovertemplate: `Kaplan et al. (2020): L ∝ N^−${sweep.paper_alpha}, drawn through our smallest Transformer<extra></extra>`,
     });
@@ -117,7 +116,7 @@ function drawSweep(chart, sweep) {
     legend: { ...TOP_LEGEND, font: { size: 13 }, entrywidth: 95, entrywidthmode: "pixels" }, // two columns (the width leaves out the symbol)
     margin: { l: 54, r: 2, t: 40, b: 50 },
     xaxis: { type: "log", title: { text: "non-emb. parameters", standoff: 2 }, fixedrange: true },
-    yaxis: { type: "log", title: { text: "loss (nats)", standoff: 0 }, fixedrange: true,
+    yaxis: { type: "log", title: { text: "bits per character", standoff: 0 }, fixedrange: true,
              tickformat: ".3~g", nticks: 4 },
   });
   const fits = Object.entries(sweep.fits).map(([family, fit]) => `${FAMILIES[family].name} α = ${fit.alpha.toFixed(3)}`);
@@ -132,30 +131,6 @@ function sweepNote(box, text, command, after = "") {
   box.replaceChildren(note);
 }
 
-// The sweep for these settings, from this result or from the cache (looked up, never trained).
-async function showSweep(view, result) {
-  if (result.sweep) {
-    drawSweep(view.sweepChart(), result.sweep);
-    return;
-  }
-  const lookupUrl = view.root.closest(".demo")?.dataset.lookupUrl;
-  const howTo = [`Loss against size (${result.sweep_models} models, minutes) is not cached for these settings. Before the lecture: `,
-    "flask --app app warm --full", ", or tick “sweep”."];
-  if (!lookupUrl) {
-    sweepNote(view.sweepBox, "Loss against model size was not computed for this copy of the lecture.");
-    return;
-  }
-  sweepNote(view.sweepBox, "Looking for the cached size sweep…");
-  try {
-    const { body } = await postJSON(lookupUrl, { ...result.params, sweep: true });
-    if (!view.root.isConnected) return; // a newer result is on show
-    if (body.status === "done" && body.result.sweep) drawSweep(view.sweepChart(), body.result.sweep);
-    else sweepNote(view.sweepBox, ...howTo);
-  } catch {
-    if (view.root.isConnected) sweepNote(view.sweepBox, ...howTo);
-  }
-}
-
 // ---- below: the fitted constants and an example of the text
 
 function fitsTable(models) {
@@ -165,7 +140,7 @@ function fitsTable(models) {
     row.append(
       element("th", "ctx-fit-name", NAMES[model.kind]),
       element("td", "ctx-fit-formula", `L(T) = ${fitText(model.fit)}`),
-      element("td", "ctx-fit-rms", `rms ${model.fit.rmse.toFixed(3)}`),
+      element("td", "ctx-fit-rms", `rms ${model.fit.rmse.toFixed(3)} bits`),
       element("td", "ctx-fit-params", `${thousands(model.non_embedding_parameters)} non-emb. (${compact(model.parameters)} in all)`),
     );
     row.title = model.label;
@@ -176,9 +151,8 @@ function fitsTable(models) {
 
 function example(data) {
   const line = element("p", "ctx-example");
-  line.append(element("span", "ctx-example-label", "Held-out text, names in [ ]: "), data.example + " …");
-  line.title = `Corpus sentences whose words outside the ${data.common_words} most common are the document's ` +
-    `names (${data.fewest_names} to ${data.most_names} per document).`;
+  line.append(element("span", "ctx-example-label", "Test text: "), data.example.replaceAll("\n", " ⏎ ") + " …");
+  line.title = `Windows of ${data.test_windows} × 128 characters inside ${data.test_documents} documents of ${data.corpus.source}.`;
   return line;
 }
 
@@ -217,15 +191,9 @@ function fill(view, data) {
   drawPositions(view.positions, data);
 }
 
-export function renderProgress(output, data) {
-  const view = output.contextView?.live ? output.contextView : Object.assign(build(output), { live: true });
-  fill(view, data);
-  if (data.sweep) drawSweep(view.sweepChart(), data.sweep);
-  else sweepNote(view.sweepBox, "The size sweep is not part of this run.");
-}
-
 export function render(output, result) {
   const view = build(output);
   fill(view, result);
-  showSweep(view, result);
+  if (result.sweep) drawSweep(view.sweepChart(), result.sweep);
+  else sweepNote(view.sweepBox, `Loss against model size (${result.sweep_models} models) is part of the longer run.`);
 }

@@ -1,11 +1,11 @@
-// Slide 13, bounded Dyck-2: accuracy on fresh strings against their length, one line per model,
-// drawn point by point as each is scored; under it, how the near misses were made, each with an
-// example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
+// Bounded Dyck-2: accuracy on fresh strings against their length, one line per model (the mean
+// over the seeds, with their range) beside chance and the counting rule; under it, how the near
+// misses were made, each with an example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
 // table goes below (a sibling of .dyck in the output, which this renderer leaves alone).
-import { chartElement } from "../charts.js";
+import { chartElement, modelColors } from "../charts.js";
 import { renderRecap } from "../recap.js";
-import { plotAccuracyByLength } from "./accuracy_by_length.js";
-import { element, percent, thousands } from "./common.js";
+import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
+import { element, percent, thousands } from "./shared/common.js";
 
 const KIND_NAMES = {
   balanced: "balanced", retype: "retyped", flip: "turned round", swap: "swapped", deepen: "3 deep",
@@ -14,18 +14,26 @@ const KIND_NAMES = {
 // The hover text of a point: how many of each kind of test string the model got right.
 function byKind(point) {
   return Object.entries(point.by_kind)
-    .map(([kind, right]) => `${KIND_NAMES[kind] ?? kind} ${percent(right)}`)
+    .map(([kind, right]) => `${KIND_NAMES[kind] ?? kind} ${percent(right.mean)}`)
     .join("<br>");
 }
 
 function drawChart(chart, data) {
+  const colors = modelColors();
+  const counting = data.lengths.map((n) => data.baselines[String(n)].counting.mean);
   plotAccuracyByLength(chart, data, {
-    order: ["lstm", "transformer"],
-    markers: { lstm: "diamond", transformer: "circle" }, // shape as well as colour
+    order: ["lstm", "transformer-2", "transformer"],
+    colors: { lstm: colors["lstm-tuned"], transformer: colors.transformer, "transformer-2": colors["transformer-2"] },
+    markers: { lstm: "diamond", transformer: "circle", "transformer-2": "square" }, // shape as well as colour
+    dashed: ["transformer"],
+    baselines: [
+      { name: `counting rule (${percent(counting.at(-1))})`, y: counting, color: colors.baseline, dash: "dashdot" },
+      { name: "chance (50%)", y: data.lengths.map(() => data.chance), color: colors.chance },
+    ],
     hover: byKind,
     xTitle: "string length",
-    yTitle: "accuracy",
-    margin: { l: 76, r: 10, t: 40, b: 52 },
+    yTitle: `accuracy (${data.seeds.length} seeds)`,
+    margin: { l: 76, r: 10, t: 64, b: 52 },
   });
 }
 
@@ -44,7 +52,8 @@ function drawNearMisses(list, data) {
   const longest = data.test_sets.at(-1);
   const items = data.examples.map((example) => {
     const item = element("li", "dyck-miss");
-    item.append(element("span", "dyck-kind", KIND_NAMES[example.kind] ?? example.kind), markedString(example));
+    item.append(element("span", "dyck-kind", KIND_NAMES[example.kind] ?? example.kind), markedString(example),
+      element("span", "dyck-counting", example.counting_rule === "balanced" ? "fools counting" : "counting catches it"));
     let about = `${data.near_misses[example.kind]}; this one was made from ${example.balanced}`;
     if (longest) {
       const count = thousands(longest.counts[example.kind]);
@@ -94,6 +103,3 @@ export function onShow(output) {
   if (recap) renderRecap(recap);
 }
 
-export function renderProgress(output, data) {
-  draw(output, data, false);
-}

@@ -1,38 +1,37 @@
-// Slide 12, the generative showdown: the Transformer and the LSTM continue the same prompt side by
-// side, each with its held-out perplexity. While the server generates, both continuations grow token
-// by token, and under them each model's top-5 candidates for the latest token, as bars. Afterwards
-// any token can be looked at again (hover or click it, or move the slider), and Replay grows the
-// texts again, one token at a time.
-import { element, percent, thousands } from "./common.js";
+// The generative showdown: first how well each model predicts unseen text (bits per character on
+// the test text, each model's range over the seeds, beside the counting baselines), then both
+// continuations of the same prompt side by side, character by character, with the run copied from
+// the training text underlined, and under them each model's top-5 candidates for the chosen
+// character, as bars. Any character can be looked at (hover or click it, or move the slider), and
+// Replay grows the texts again, one character at a time.
+import { chartElement, modelColors, plot } from "../charts.js";
+import { seedRange } from "./shared/accuracy_by_length.js";
+import { element, percent, thousands } from "./shared/common.js";
 
 const MODELS = ["transformer", "lstm"];
-const REPLAY_MS = 400; // between tokens when replaying: slow enough to read the bars
+const REPLAY_MS = 120; // between characters when replaying: slow enough to follow the bars
 
 function stopReplay(output) {
   clearInterval(output.genReplay);
   output.genReplay = null;
 }
 
-// The prompt (unknown words flagged) and the model's tokens, each a button that shows its candidates.
+// The prompt as the models read it, and the model's characters, each a button that shows its
+// candidates; the longest run copied from the training text is underlined.
 function continuationText(data, kind, view) {
   const text = element("p", "gen-text");
-  const prompt = data.prompt;
-  prompt.tokens.forEach((token, i) => {
-    if (prompt.spaces[i]) text.append(" ");
-    const word = element("span", prompt.unknown[i] ? "gen-prompt gen-unknown" : "gen-prompt", token);
-    if (prompt.unknown[i]) word.title = "Not in the vocabulary: the models read it as ⟨unk⟩";
-    text.append(word);
-  });
+  text.append(element("span", "gen-prompt", data.read_as));
   const model = data.models[kind];
-  const buttons = model.tokens.map((token, i) => {
-    const pick = model.picks[i];
-    const button = element("button", "gen-token", token);
+  const copied = model.copied;
+  const buttons = model.picks.map((pick, i) => {
+    const inCopy = copied.length >= 8 && i >= copied.start && i < copied.start + copied.length;
+    const button = element("button", inCopy ? "gen-token gen-copied" : "gen-token", pick.char);
     button.type = "button";
     button.dataset.step = String(i + 1);
-    button.title = `token ${i + 1}: ${probability(pick.probability)}` + (pick.rank > 1 ? `, rank ${pick.rank}` : "");
-    const space = document.createTextNode(model.spaces[i] ? " " : "");
-    text.append(space, button);
-    return { button, space };
+    button.title = `character ${i + 1}: ${probability(pick.probability)}` + (pick.rank > 1 ? `, rank ${pick.rank}` : "")
+      + (inCopy ? `; part of a ${copied.length}-character run copied from the training text` : "");
+    text.append(button);
+    return { button };
   });
   text.addEventListener("mouseover", (event) => {
     const step = event.target.closest?.(".gen-token")?.dataset.step;
@@ -52,19 +51,49 @@ function continuationText(data, kind, view) {
 function modelColumn(data, kind, view) {
   const model = data.models[kind];
   const column = element("section", `gen-model gen-model--${kind}`);
-  const curve = model.held_out_curve.map(([step, ppl]) => `step ${step}: ${Math.round(ppl)}`).join(" · ");
   const head = element("header", "gen-head");
-  const perplexity = element("span", "gen-ppl");
-  perplexity.append(element("span", "gen-ppl-label", "held-out perplexity "),
-    element("span", "gen-ppl-value", String(Math.round(model.held_out_perplexity))));
-  perplexity.title = `Held-out perplexity while training: ${curve}`;
-  head.append(element("h3", "gen-name", model.label), perplexity);
+  const score = element("span", "gen-ppl");
+  score.append(element("span", "gen-ppl-label", "test "),
+    element("span", "gen-ppl-value", model.test_bits.mean.toFixed(2)), element("span", "gen-ppl-label", " bits/char"));
+  score.title = `Bits per character on the test text, mean over ${data.seeds.length} seeds`
+    + ` (${model.test_bits.min.toFixed(2)} to ${model.test_bits.max.toFixed(2)})`;
+  head.append(element("h3", "gen-name", model.label), score);
+  const best = model.best_step.join(", ");
   const meta = element("p", "gen-meta",
-    `${thousands(model.parameters)} parameters · ${model.train_steps} training steps`);
+    `${thousands(model.parameters)} parameters · best on validation at step ${best} (of at most ${data.budget.steps})`);
   const { text, buttons } = continuationText(data, kind, view);
   column.append(head, meta, text);
-  column.setAttribute("aria-label", `${model.label}, held-out perplexity ${Math.round(model.held_out_perplexity)}`);
+  column.setAttribute("aria-label", `${model.label}, ${model.test_bits.mean.toFixed(2)} bits per character on the test text`);
   return { column, text, buttons };
+}
+
+// Bits per character on the test text: each model (its range over the seeds) beside the counting
+// baselines, lower is better.
+function drawScores(chart, data) {
+  const colors = modelColors();
+  const rows = [
+    ...MODELS.map((kind) => ({ name: data.models[kind].label, stats: data.models[kind].test_bits, color: colors[kind] })),
+    ...["trigram", "bigram", "unigram"].map((name) => ({ name: `${name} counts`, stats: null,
+      value: data.baselines[name].test_bits, color: colors.baseline })),
+  ];
+  const values = rows.map((row) => (row.stats ? row.stats.mean : row.value));
+  plot(chart, [{
+    type: "bar",
+    orientation: "h",
+    y: rows.map((row) => row.name),
+    x: values,
+    error_x: seedRange(rows.map((row) => row.stats ?? { mean: row.value, min: row.value, max: row.value }), "#333"),
+    marker: { color: rows.map((row) => row.color) },
+    text: values.map((v) => v.toFixed(2)),
+    textposition: "outside",
+    cliponaxis: false,
+    hovertemplate: "%{y}: %{x:.3f} bits per character<extra></extra>",
+  }], {
+    xaxis: { range: [0, Math.max(...values) * 1.18], title: { text: "bits per character on unseen text (lower is better)", standoff: 2 } },
+    yaxis: { autorange: "reversed" },
+    margin: { l: 130, r: 16, t: 4, b: 40 },
+    showlegend: false,
+  });
 }
 
 // A probability as a percentage with the digits it needs to not read as 0%.
@@ -79,13 +108,13 @@ function topTable(data, kind, step) {
   const model = data.models[kind];
   const pick = model.picks[step - 1];
   const rows = [...pick.top];
-  if (pick.rank > data.top_k) rows.push({ token: pick.token, probability: pick.probability, rank: pick.rank });
+  if (pick.rank > data.top_k) rows.push({ char: pick.char, shown: pick.char, probability: pick.probability, rank: pick.rank });
   const table = element("table", `gen-top gen-top--${kind}`);
-  table.append(element("caption", "", `${model.label}, token ${step}: top ${data.top_k}`));
+  table.append(element("caption", "", `${model.label}, character ${step}: top ${data.top_k}`));
   for (const row of rows) {
-    const taken = row.token === pick.token;
+    const taken = row.char === pick.char;
     const tr = element("tr", taken ? "gen-top-row gen-top-row--taken" : "gen-top-row");
-    const token = element("th", "gen-top-token", row.token);
+    const token = element("th", "gen-top-token", row.shown ?? row.char);
     token.scope = "row";
     const track = element("td", "gen-top-track");
     const fill = element("span", "gen-top-fill");
@@ -116,8 +145,8 @@ function build(output, data) {
   };
   const stepbar = element("div", "gen-stepbar");
   const slider = element("input", "gen-slider");
-  Object.assign(slider, { type: "range", min: "1", max: String(data.n_tokens), step: "1", value: "1" });
-  slider.setAttribute("aria-label", "Which generated token to show");
+  Object.assign(slider, { type: "range", min: "1", max: String(data.n_characters), step: "1", value: "1" });
+  slider.setAttribute("aria-label", "Which generated character to show");
   slider.addEventListener("input", () => view.pin(Number(slider.value)));
   const label = element("span", "gen-step-label");
   const replay = element("button", "gen-replay", "▶ Replay");
@@ -126,11 +155,12 @@ function build(output, data) {
   replay.addEventListener("click", () => replayAll(output, view));
   const how = data.decoding === "sample" ? `sampled, temperature ${data.temperature}` : "greedy";
   const decoding = element("span", "gen-decoding", how);
-  stepbar.append(element("span", "gen-step-name", "Token"), slider, label, decoding, replay);
+  stepbar.append(element("span", "gen-step-name", "Character"), slider, label, decoding, replay);
   const tops = element("div", "gen-tops");
+  const scores = chartElement(box, "demo-chart gen-scores");
   box.append(columns, stepbar, tops);
   output.append(box);
-  Object.assign(view, { slider, label, replay, tops });
+  Object.assign(view, { slider, label, replay, tops, scores });
   output.gen = view;
   return view;
 }
@@ -153,17 +183,15 @@ function showStep(view, step) {
   for (const kind of MODELS) {
     view.columns[kind].buttons.forEach(({ button }, i) => button.classList.toggle("gen-token--current", i + 1 === at));
   }
-  view.label.textContent = `${at} of ${view.data.n_tokens}`;
+  view.label.textContent = `${at} of ${view.data.n_characters}`;
   view.tops.replaceChildren(...MODELS.map((kind) => topTable(view.data, kind, at)));
 }
 
 // The texts up to `step` only (while replaying), or whole (`step` null).
 function reveal(view, step) {
   for (const kind of MODELS) {
-    view.columns[kind].buttons.forEach(({ button, space }, i) => {
-      const hidden = step !== null && i + 1 > step;
-      button.hidden = hidden;
-      space.textContent = !hidden && view.data.models[kind].spaces[i] ? " " : "";
+    view.columns[kind].buttons.forEach(({ button }, i) => {
+      button.hidden = step !== null && i + 1 > step;
     });
   }
 }
@@ -177,7 +205,7 @@ function replayAll(output, view) {
     view.pinned = step;
     view.slider.value = String(step);
     showStep(view, step);
-    if (step >= view.data.n_tokens) {
+    if (step >= view.data.n_characters) {
       stopReplay(output);
       reveal(view, null);
     }
@@ -186,21 +214,10 @@ function replayAll(output, view) {
   tick();
 }
 
-// While generating: both texts so far, growing in place, and the bars of the latest token.
-export function renderProgress(output, data) {
-  let view = output.gen;
-  if (!view || !view.live) {
-    view = build(output, data);
-    view.live = true;
-    view.slider.disabled = true;
-  }
-  fillColumns(view, data);
-  view.show(null);
-}
-
 export function render(output, result) {
   const view = build(output, result);
   fillColumns(view, result);
+  drawScores(view.scores, result);
   view.replay.hidden = false;
-  view.pin(result.n_tokens);
+  view.pin(result.n_characters);
 }

@@ -1,62 +1,69 @@
-// Slide 5, Index Lookup: accuracy heatmaps over sequence length N, the tuned LSTM at each
-// width above, the one-layer Transformer below, filled in cell by cell as each finishes.
+// Index Lookup: accuracy against how far back the asked digit was, one line per LSTM width
+// (lighter for narrower) and one for the Transformer, each the mean over the seeds with its range,
+// beside chance; and how many digits each model holds, as bars against the digits there are.
 import { modelColors, plot } from "../charts.js";
-import { chartIn, percent } from "./common.js";
+import { seedRange } from "./shared/accuracy_by_length.js";
+import { chartIn, percent, TOP_LEGEND } from "./shared/common.js";
 
-// Cividis: readable with every common colour-vision deficiency, dark (low) to yellow (high).
-const COLORSCALE = "Cividis";
+const MARKERS = ["circle-open", "square-open", "diamond-open", "triangle-up-open", "star-open"];
 
-function grid(data, model, rows) {
-  const z = rows.map((width) => data.lengths.map((n) => {
-    const cell = data.cells.find((c) => c.model === model && c.length === n && (width === null || c.width === width));
-    return cell ? cell.accuracy : null;
-  }));
-  return { z, text: z.map((row) => row.map((value) => (value === null ? "" : percent(value)))) };
-}
-
-function heatmap(data, model, rows, axis, showScale) {
-  const { z, text } = grid(data, model, rows);
-  return {
-    type: "heatmap",
-    x: data.lengths.map((n) => `N = ${n}`),
-    y: rows.map((width) => (width === null ? `width ${data.transformer_width}` : `width ${width}`)),
-    z,
-    text,
-    texttemplate: "%{text}",
-    textfont: { size: 18 },
-    zmin: 0,
-    zmax: 1,
-    colorscale: COLORSCALE,
-    showscale: showScale,
-    colorbar: { tickformat: ".0%", title: { text: "right" }, len: 1, y: 0.5, thickness: 16 },
-    xgap: 2,
-    ygap: 2,
-    xaxis: "x",
-    yaxis: axis,
-    hovertemplate: `${model === "transformer" ? "Transformer" : "tuned LSTM"}, %{y}, %{x}: %{z:.1%}<extra></extra>`,
-  };
+function name(model) {
+  return `${model.label} width ${model.width}`;
 }
 
 function draw(chart, data) {
   const colors = modelColors();
-  const lstmShare = data.widths.length / (data.widths.length + 1);
-  const split = 0.2 + 0.6 * (1 - lstmShare); // the Transformer's single row gets one row's height, at least
-  plot(chart, [
-    heatmap(data, "lstm-tuned", data.widths, "y", true),
-    heatmap(data, "transformer", [null], "y2", false),
-  ], {
-    xaxis: { anchor: "y2", side: "bottom", title: { text: `sequence length (chance ${percent(data.chance)})` } },
-    yaxis: { domain: [split + 0.06, 1], title: { text: "tuned LSTM", font: { color: colors["lstm-tuned"] } }, autorange: true },
-    yaxis2: { domain: [0, split - 0.02], title: { text: "Transformer", font: { color: colors.transformer } } },
-    margin: { l: 150, r: 10, t: 12, b: 60 },
+  const lstms = data.models.filter((m) => m.model === "lstm-tuned");
+  const seeds = data.seeds.length;
+  const line = (model, i) => {
+    const color = model.model === "transformer" ? colors.transformer : colors["lstm-tuned"];
+    const stats = model.by_distance;
+    return {
+      type: "scatter",
+      mode: "lines+markers",
+      name: `${name(model)}: holds ${model.digits_held.mean.toFixed(1)}`,
+      x: data.distances,
+      y: stats.map((s) => s.mean),
+      error_y: seeds > 1 ? seedRange(stats, color) : undefined,
+      opacity: model.model === "transformer" ? 1 : 0.45 + 0.55 * (i + 1) / lstms.length,
+      line: { color, width: model.model === "transformer" ? 4 : 2 + i, dash: model.model === "transformer" ? "solid" : "dash" },
+      marker: { color, size: 10, symbol: model.model === "transformer" ? "circle" : MARKERS[i % MARKERS.length] },
+      hovertemplate: `${name(model)}: %{y:.0%} right when the digit %{x} from the end was asked<extra></extra>`,
+    };
+  };
+  const chance = {
+    type: "scatter",
+    mode: "lines",
+    name: `chance (${percent(data.chance)})`,
+    x: [1, data.length],
+    y: [data.chance, data.chance],
+    line: { color: colors.chance, width: 3, dash: "dot" },
+    hoverinfo: "skip",
+  };
+  const held = {
+    type: "bar",
+    x: data.models.map((m) => (m.model === "transformer" ? `T ${m.width}` : `w ${m.width}`)),
+    y: data.models.map((m) => m.digits_held.mean),
+    error_y: seeds > 1 ? seedRange(data.models.map((m) => m.digits_held), colors.baseline) : undefined,
+    marker: { color: data.models.map((m) => (m.model === "transformer" ? colors.transformer : colors["lstm-tuned"])) },
+    text: data.models.map((m) => m.digits_held.mean.toFixed(1)),
+    textposition: "outside",
+    cliponaxis: false,
+    showlegend: false,
+    xaxis: "x2",
+    yaxis: "y2",
+    hovertemplate: "%{x}: holds %{y:.1f} digits (the last-k rule that scores the same)<extra></extra>",
+  };
+  plot(chart, [...lstms.map(line), line(data.models.find((m) => m.model === "transformer"), 0), chance, held], {
+    xaxis: { domain: [0, 0.66], title: { text: `distance back from the end (N = ${data.length})`, standoff: 4 }, dtick: 1 },
+    yaxis: { range: [0, 1.06], tickformat: ".0%", title: { text: "right", standoff: 4 } },
+    xaxis2: { domain: [0.76, 1], anchor: "y2", type: "category" },
+    yaxis2: { anchor: "x2", range: [0, data.length * 1.15], title: { text: `digits held (of ${data.length})`, standoff: 2 } },
+    legend: TOP_LEGEND,
+    margin: { l: 70, r: 8, t: 70, b: 56 },
   });
 }
 
 export function render(output, result) {
   draw(chartIn(output, "index-lookup-chart", { fresh: true }), result);
 }
-
-export function renderProgress(output, data) {
-  draw(chartIn(output, "index-lookup-chart"), data);
-}
-

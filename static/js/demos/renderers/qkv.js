@@ -1,8 +1,8 @@
-// Slide 7: one query word's attention, step by step, with the model's own numbers: the dot
+// One query word's attention, step by step, with the model's own numbers: the dot
 // product of its query with each key, the scaling by √d_k, the softmax weights (Σ = 1), and the
 // output as the weights' mix of the value vectors. Click a word to make it the query.
 import { chartElement, modelColors, plot } from "../charts.js";
-import { element, sum } from "./attention_parts.js";
+import { element, sum } from "./shared/attention_parts.js";
 
 const VECTORS_TOP = 0.17; // the query and output vectors fill the chart below this; the key rows sit above
 

@@ -1,16 +1,19 @@
-// Slide 4, a fair fight: accuracy on the first-letter task against string length, one line per
-// model, drawn point by point as each (model, length) finishes training.
-import { plotAccuracyByLength } from "./accuracy_by_length.js";
-import { chartIn } from "./common.js";
+// A fair fight: accuracy on the first-letter task against string length, one line per model at
+// the mean over the seeds, with each point's range over the seeds, and chance.
+import { modelColors } from "../charts.js";
+import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
+import { chartIn, percent } from "./shared/common.js";
 
 function draw(chart, data) {
+  const colors = modelColors();
   plotAccuracyByLength(chart, data, {
     order: ["transformer", "lstm-tuned", "lstm"],
+    colors,
     markers: { transformer: "circle", "lstm-tuned": "diamond", lstm: "square" }, // shape as well as colour
     dashed: ["lstm"],
-    chanceDigits: 1,
+    baselines: [{ name: `chance (${percent(data.chance, 1)})`, y: data.lengths.map(() => data.chance), color: colors.chance }],
     xTitle: "string length (letters)",
-    yTitle: "right on fresh strings",
+    yTitle: `right on fresh strings (${data.seeds.length} seeds)`,
     margin: { l: 76, r: 10, t: 44, b: 56 },
   });
 }
@@ -18,8 +21,3 @@ function draw(chart, data) {
 export function render(output, result) {
   draw(chartIn(output, "recall-chart", { fresh: true }), result);
 }
-
-export function renderProgress(output, data) {
-  draw(chartIn(output, "recall-chart"), data);
-}
-

@@ -1,8 +1,8 @@
-// Slide 10: time per training step against sequence length (log-log), one line per contender,
+// Time per training step against sequence length (log-log), one line per contender,
 // one chart per device timed; below, how many times longer the fused LSTM took than the
 // Transformer layer at each length; beside, the sequential steps and Table 1's complexities.
 import { modelColors, plot } from "../charts.js";
-import { TOP_LEGEND, chartIn, element, thousands } from "./common.js";
+import { TOP_LEGEND, chartIn, element, thousands } from "./shared/common.js";
 
 const NAMES = { lstm_fused: "LSTM fused", lstm_loop: "LSTM loop", transformer: "Transformer" };
 const DASH = { lstm_fused: "solid", lstm_loop: "dot", transformer: "solid" };
@@ -100,7 +100,7 @@ function factsPanel(result) {
     const best = Math.max(...cuda.peak_fraction);
     panel.append(element("p", "speed-peak",
       `On ${cuda.device} the Transformer layer reached ${(best * 100).toFixed(1)}% of the device's ` +
-      `${thousands(Math.round(cuda.peak_gflops))} GFLOP/s float32 peak.`));
+      `${thousands(Math.round(cuda.peak_gflops))} GFLOP/s ${cuda.precision} peak (data sheet).`));
   }
   return panel;
 }

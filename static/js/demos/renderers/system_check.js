@@ -1,8 +1,8 @@
-// Slide 1: the machine behind the demos, a measured matrix-product speed, and which demos
+// The machine behind the demos, a measured matrix-product speed, and which demos
 // of the deck are trained and cached already (with a button for the instructor to warm them all).
-import { getJSON, postJSON } from "../api.js";
+import { getJSON, warmAllDemos } from "../api.js";
 import { chartElement, modelColors, plot } from "../charts.js";
-import { element } from "./common.js";
+import { element } from "./shared/common.js";
 
 const POLL_MS = 1000;
 
@@ -96,16 +96,8 @@ class CacheStatus {
 
   async warm() {
     this.warmButton.disabled = true;
-    try {
-      const { body } = await postJSON(this.warmUrl);
-      this.message.textContent = body.jobs.length
-        ? `Queued ${body.jobs.length} demo(s) to train, one at a time.`
-        : "Every demo is cached already.";
-    } catch (error) {
-      this.message.textContent = error.message;
-    } finally {
-      this.warmButton.disabled = false;
-    }
+    this.message.textContent = await warmAllDemos(this.warmUrl);
+    this.warmButton.disabled = false;
     this.refresh();
   }
 }

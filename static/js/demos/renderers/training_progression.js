@@ -1,9 +1,9 @@
-// Slide 9: a Transformer learning live. While it trains: the loss curve growing and its latest
+// A Transformer learning live. While it trains: the loss curve growing and its latest
 // greedy continuation of "We" under the target, matching words marked. Afterwards a scrubber
 // goes back to any snapshot.
 import { chartElement, modelColors, plot } from "../charts.js";
-import { element } from "./attention_parts.js";
-import { TOP_LEGEND } from "./common.js";
+import { element } from "./shared/attention_parts.js";
+import { TOP_LEGEND } from "./shared/common.js";
 
 const NO_SPACE_BEFORE = new Set([".", ",", ";", ":", "!", "?", ")", "%"]); // as the tokenizer joins words
 

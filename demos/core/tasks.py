@@ -1,0 +1,226 @@
+"""The made-up tasks of the memory slides (the Amnesia Test, Index Lookup, bounded Dyck-2), whose right answers are known exactly.
+
+Each task makes batches of token ids (B, T) that end in a question token, and the answer
+to that question (B,): a classifier reads its output at the last position. Batches come
+from a `torch.Generator` the caller seeds, on the device they are wanted on, so the training
+data and the test data are drawn from separate streams (`data_generator(seed, stream, device)`)
+and training batches never wait for the host.
+"""
+import random
+import string
+from dataclasses import dataclass
+from itertools import accumulate
+
+import torch
+
+LETTERS = string.ascii_uppercase
+TRAIN, EVAL = 0, 1  # the two data streams of a seed: training batches, and fresh test strings
+
+
+def data_generator(seed: int, stream: int, device: torch.device | str = "cpu") -> torch.Generator:
+    """A generator on `device` for one stream of a seed; streams of any two (seed, stream) pairs differ.
+    (The same seed draws different numbers on a CPU and on a GPU.)"""
+    return torch.Generator(device=device).manual_seed(2 * seed + stream)
+
+
+@dataclass(frozen=True)
+class FirstLetter:
+    """The Amnesia Test: `length` random capital letters, then "?"; the answer is the first letter."""
+
+    length: int
+    vocab_size: int = len(LETTERS) + 1  # A–Z, then the question token
+    n_out: int = len(LETTERS)
+
+    @property
+    def query(self) -> int:
+        return len(LETTERS)
+
+    def sample(self, n: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        letters = torch.randint(len(LETTERS), (n, self.length), generator=generator, device=generator.device)
+        question = torch.full((n, 1), self.query, device=generator.device)
+        return torch.cat([letters, question], dim=1), letters[:, 0]  # (n, length + 1), (n,)
+
+    def describe(self, row: torch.Tensor) -> str:
+        """The letters of one input row, spaced as the seed deck printed them: "K N M B ..."."""
+        return " ".join(LETTERS[t] for t in row[:-1].tolist())
+
+    def label(self, answer: int) -> str:
+        return LETTERS[answer]
+
+
+@dataclass(frozen=True)
+class IndexLookup:
+    """Index Lookup (Bhattamishra et al., 2024): `length` symbols, then a token naming a position i;
+    the answer is the symbol at position i. Positions have their own tokens, after the symbols."""
+
+    length: int
+    symbols: int = 10  # the alphabet: the digits 0–9
+    max_length: int = 100  # position tokens in the vocabulary, so one vocabulary serves every length
+
+    @property
+    def vocab_size(self) -> int:
+        return self.symbols + self.max_length
+
+    @property
+    def n_out(self) -> int:
+        return self.symbols
+
+    def sample(self, n: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        assert self.length <= self.max_length
+        device = generator.device
+        tokens = torch.randint(self.symbols, (n, self.length), generator=generator, device=device)  # (n, N)
+        index = torch.randint(self.length, (n,), generator=generator, device=device)  # (n,): the position asked for
+        question = (self.symbols + index).unsqueeze(1)  # (n, 1)
+        return torch.cat([tokens, question], dim=1), tokens[torch.arange(n, device=device), index]  # (n, N + 1), (n,)
+
+    def describe(self, row: torch.Tensor) -> str:
+        """One input row as text: "3 1 4 1 5 … ? position 2"."""
+        *tokens, question = row.tolist()
+        return f"{' '.join(map(str, tokens))} ? position {question - self.symbols + 1}"
+
+    def label(self, answer: int) -> str:
+        return str(answer)
+
+
+# ----------------------------------------------------------------------------- bounded Dyck-2
+
+BRACKETS = "()[]"  # token ids 0 to 3; the question token comes after them
+OPENING = "(["
+PARTNER = {"(": ")", "[": "]", ")": "(", "]": "["}  # the same type, turned around
+RETYPED = {"(": "[", "[": "(", ")": "]", "]": ")"}  # the same direction, the other type
+MAX_DEPTH = 2
+NEAR_MISSES = {  # how each negative is made from a balanced string: one small edit
+    "retype": "one bracket changes type: ( becomes [",
+    "flip": "one bracket turns around: ( becomes )",
+    "swap": "two neighbouring brackets swap, so two pairs cross: ([]) becomes ([)]",
+    "deepen": "a pair moves inside its neighbour, nesting 3 deep: (()[]) becomes (([]))",
+}
+
+
+def is_bounded_dyck(text: str, max_depth: int = MAX_DEPTH) -> bool:
+    """The recogniser: a stack of the brackets still open, never more than `max_depth` of them,
+    each closed by its own type; the string is in the language if the stack ends empty."""
+    still_open = []
+    for bracket in text:
+        if bracket in OPENING:
+            still_open.append(bracket)
+            if len(still_open) > max_depth:
+                return False
+        elif not still_open or PARTNER[still_open.pop()] != bracket:
+            return False
+    return not still_open
+
+
+def near_miss_kind(text: str) -> str | None:
+    """What is wrong with `text`, read from the string alone, named as the NEAR_MISSES edit that
+    causes it: None if it is in the language, "other" for a fault no near miss makes."""
+    if is_bounded_dyck(text):
+        return None
+    depths = list(accumulate(1 if bracket in OPENING else -1 for bracket in text))  # brackets open after each
+    if depths[-1] != 0:
+        return "flip"  # more opening brackets than closing ones, or fewer
+    if min(depths) < 0:
+        return "other"  # a bracket closed before it was opened
+    deepest = max(depths)
+    if deepest > MAX_DEPTH:
+        return "deepen" if is_bounded_dyck(text, deepest) else "other"
+    if text.count("(") != text.count(")"):
+        return "retype"  # balanced overall, but not type by type
+    return "swap"  # balanced type by type, but two pairs cross
+
+
+def balanced_brackets(pairs: int, rng: random.Random) -> list[str]:
+    """A string drawn uniformly from the bounded Dyck-2 strings of `pairs` pairs.
+
+    Every pair after the first either starts a new outer pair or sits inside the current
+    one, with even odds, and each pair's type is a coin flip: each of the 2^(pairs-1)
+    shapes and 2^pairs typings, so each string, is equally likely.
+    """
+    text, outer = [], None
+    for i in range(pairs):
+        bracket = rng.choice(OPENING)
+        if i == 0 or rng.random() < 0.5:  # a new outer pair
+            if outer is not None:
+                text.append(PARTNER[outer])
+            text.append(bracket)
+            outer = bracket
+        else:  # an empty pair inside the outer one, at depth 2
+            text += [bracket, PARTNER[bracket]]
+    text.append(PARTNER[outer])
+    return text
+
+
+def edit(kind: str, text: list[str], rng: random.Random) -> list[str] | None:
+    """A copy of the balanced `text` with the near-miss edit `kind` (see NEAR_MISSES) made at a
+    random place, or None if `text` has no place for that edit."""
+    text = list(text)
+    if kind in ("retype", "flip"):
+        i = rng.randrange(len(text))
+        text[i] = (RETYPED if kind == "retype" else PARTNER)[text[i]]
+        return text
+    if kind == "swap":  # two opening (or two closing) brackets of different types, side by side
+        places = [i for i in range(len(text) - 1)
+                  if text[i] != text[i + 1] and (text[i] in OPENING) == (text[i + 1] in OPENING)]
+    elif kind == "deepen":  # two empty pairs side by side inside an outer one: the second goes into the first
+        depths = accumulate(1 if bracket in OPENING else -1 for bracket in text)
+        places = [i for i, depth in enumerate(depths)
+                  if depth == MAX_DEPTH and i + 2 < len(text) and text[i + 2] in OPENING]
+    else:
+        raise ValueError(f"unknown near miss {kind!r}")
+    if not places:
+        return None
+    i = rng.choice(places)
+    if kind == "swap":
+        text[i], text[i + 1] = text[i + 1], text[i]
+    else:  # text[i:i + 4] is "()[]": make it "([])"
+        text[i:i + 4] = [text[i], text[i + 2], text[i + 3], text[i + 1]]
+    return text
+
+
+def near_miss(kind: str, pairs: int, rng: random.Random) -> list[str]:
+    """A string of `pairs` pairs not in the language, made from a balanced one by the edit `kind`."""
+    while True:  # until a balanced string has a place for this edit (almost always the first)
+        edited = edit(kind, balanced_brackets(pairs, rng), rng)
+        if edited is not None:
+            return edited
+
+
+@dataclass(frozen=True)
+class BoundedDyck:
+    """Bounded Dyck-2 (Bhattamishra et al., 2024): `length` brackets ( ) [ ], then "?"; the answer
+    is 1 if every bracket is closed by its own type, in order, never nested more than 2 deep.
+    Exactly half of each batch is in the language; the rest are near misses (NEAR_MISSES),
+    each kind equally likely."""
+
+    length: int  # even
+    vocab_size: int = len(BRACKETS) + 1  # the brackets, then the question token
+    n_out: int = 2  # 0: not in the language, 1: in it
+
+    @property
+    def query(self) -> int:
+        return len(BRACKETS)
+
+    def strings(self, n: int, generator: torch.Generator) -> tuple[list[str], list[str | None]]:
+        """`n` strings, half of them in the language, and how each other one was made (None: balanced)."""
+        assert self.length % 2 == 0 and self.length >= 6, "nesting 3 deep needs at least three pairs"
+        draw = int(torch.randint(2**62, (1,), generator=generator, device=generator.device))
+        rng = random.Random(f"{draw}/{self.length}")  # fast draws, seeded by the stream, apart for each length
+        kinds = [None] * (n // 2) + [rng.choice(list(NEAR_MISSES)) for _ in range(n - n // 2)]
+        rng.shuffle(kinds)
+        pairs = self.length // 2
+        texts = ["".join(balanced_brackets(pairs, rng) if kind is None else near_miss(kind, pairs, rng))
+                 for kind in kinds]
+        return texts, kinds
+
+    def sample(self, n: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        texts, kinds = self.strings(n, generator)
+        ids = [[BRACKETS.index(b) for b in text] + [self.query] for text in texts]
+        labels = [int(kind is None) for kind in kinds]  # drawn in Python: made here, then sent to the device at once
+        return torch.tensor(ids, device=generator.device), torch.tensor(labels, device=generator.device)
+
+    def describe(self, row: torch.Tensor) -> str:
+        """The brackets of one input row: "([])[]…"."""
+        return "".join(BRACKETS[t] for t in row[:-1].tolist())
+
+    def label(self, answer: int) -> str:
+        return "balanced" if answer else "not balanced"

@@ -1,0 +1,274 @@
+"""One training loop for every demo. It knows nothing about the model or the task: it takes
+batches from a source, asks for a loss, steps the optimiser, and reports now and then.
+
+Built to spend its time in the model, not around it:
+- batches come from the task in chunks of many steps, drawn on the training device, so no step
+  waits for the host;
+- the loss stays on the device and is read every `report_every` steps (one wait each), not
+  after every step;
+- on a GPU the optimiser is fused and the whole step (forward, backward, clipping, Adam) is
+  captured once as a CUDA graph and replayed, which saves the launch of every small kernel;
+  when a model cannot be captured, it trains step by step instead;
+- independent models (seeds, contenders, grid cells) train together: on a GPU each on its own
+  stream, their steps interleaved; on a CPU side by side on separate cores.
+"""
+import os
+import random
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+import numpy as np
+import torch
+from torch import nn
+
+
+@dataclass
+class TrainConfig:
+    steps: int = 300
+    lr: float = 3e-3
+    weight_decay: float = 0.0
+    grad_clip: float | None = 1.0  # largest gradient norm; None to leave gradients alone
+    warmup: int = 0  # steps over which the learning rate rises linearly to `lr` (the usual start for a Transformer)
+    report_every: int = 25  # steps between reads of the loss: each read waits for the device
+    chunk: int = 100  # steps of batches drawn at once
+
+
+class Batches(Protocol):
+    """Where a run's training batches come from: `draw(steps)` gives the batches of that many steps
+    at once, as a tuple of tensors on the training device, each shaped (steps, batch, ...)."""
+
+    def draw(self, steps: int) -> tuple[torch.Tensor, ...]: ...
+
+
+LossFn = Callable[[nn.Module, tuple], torch.Tensor]
+# on_report(step, losses): called every `report_every` steps and after the last, with the loss of
+# every step so far (a list of floats); return True to stop training there.
+OnReport = Callable[[int, list[float]], bool | None]
+
+
+@dataclass
+class Run:
+    """One model to train: what it learns from, its loss, its budget and who hears how it goes."""
+    model: nn.Module
+    batches: Batches
+    loss_fn: LossFn
+    cfg: TrainConfig
+    on_report: OnReport | None = None
+    losses: list[float] = field(default_factory=list)  # filled in by training: the loss of every step
+    captured: bool = False  # whether its steps ran as a replayed CUDA graph
+
+
+class SameBatch:
+    """The whole data set as the batch of every step (a small problem, such as fitting a line)."""
+
+    def __init__(self, *tensors: torch.Tensor):
+        self.tensors = tensors
+
+    def draw(self, steps: int) -> tuple[torch.Tensor, ...]:
+        return tuple(t.expand(steps, *t.shape) for t in self.tensors)
+
+
+def seed_everything(seed: int) -> None:
+    """Make weights, data and dropout repeat exactly for the same seed (on the same device)."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)  # also seeds every CUDA device
+
+
+def make_optimizer(model: nn.Module, cfg: TrainConfig, device: torch.device,
+                   lr: torch.Tensor | float | None = None) -> torch.optim.Optimizer:
+    """Adam, fused: one kernel updates every parameter (a third faster than the per-tensor loop for
+    these small models, measured on a CPU); on a GPU also safe to capture in a graph. The learning
+    rate may be a tensor, changed in place by a schedule (a captured graph reads it every replay)."""
+    return torch.optim.Adam(model.parameters(), lr=cfg.lr if lr is None else lr, weight_decay=cfg.weight_decay,
+                            fused=True, capturable=device.type == "cuda")
+
+
+def learning_rate(cfg: TrainConfig, step: int) -> float:
+    """The learning rate of step `step` (counting from 0): a linear warm-up, then constant."""
+    return cfg.lr * min(1.0, (step + 1) / cfg.warmup) if cfg.warmup else cfg.lr
+
+
+def device_of(model: nn.Module) -> torch.device:
+    return next(model.parameters()).device
+
+
+class Stepper:
+    """Trains one Run step by step: draws its batches a chunk at a time and keeps its losses on the device."""
+
+    def __init__(self, run: Run, graphs: bool):
+        self.run = run
+        self.device = device_of(run.model)
+        self.lr = torch.tensor(learning_rate(run.cfg, 0), device=self.device) if run.cfg.warmup else None
+        self.optimizer = make_optimizer(run.model, run.cfg, self.device, self.lr)
+        self.loss_log = torch.zeros(run.cfg.steps, device=self.device)
+        self.step = 0  # steps done
+        self.chunk: tuple[torch.Tensor, ...] = ()
+        self.chunk_start = 0
+        self.graph: torch.cuda.CUDAGraph | None = None
+        self.want_graph = graphs and self.device.type == "cuda"
+        self.stream = torch.cuda.Stream(self.device) if self.device.type == "cuda" else None
+        self.finished = False
+
+    def batch(self) -> tuple[torch.Tensor, ...]:
+        """The batch of the next step, drawing a new chunk when the last one is used up."""
+        offset = self.step - self.chunk_start
+        if not self.chunk or offset >= len(self.chunk[0]):
+            size = min(self.run.cfg.chunk, self.run.cfg.steps - self.step)
+            self.chunk, self.chunk_start, offset = self.run.batches.draw(size), self.step, 0
+        return tuple(part[offset] for part in self.chunk)
+
+    def train_step(self, batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """Forward, backward, clip, update: the step itself, the same eager or captured."""
+        model, cfg = self.run.model, self.run.cfg
+        loss = self.run.loss_fn(model, batch)
+        loss.backward()
+        if cfg.grad_clip is not None:
+            nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip, foreach=True)
+        self.optimizer.step()
+        return loss.detach()
+
+    def schedule(self) -> None:
+        if self.lr is not None and self.step <= self.run.cfg.warmup:
+            self.lr.fill_(learning_rate(self.run.cfg, self.step))
+
+    def eager_step(self) -> None:
+        self.schedule()
+        self.optimizer.zero_grad(set_to_none=True)
+        self.loss_log[self.step] = self.train_step(self.batch())
+        self.step += 1
+
+    WARMUP_STEPS = 3  # eager steps before capture: allocations, cuDNN plans and Adam's state settle
+
+    def capture(self) -> None:
+        """Record one whole step as a CUDA graph on static input buffers; replaying it is the step."""
+        self.static_batch = tuple(part.clone() for part in self.batch())
+        self.optimizer.zero_grad(set_to_none=True)
+        self.graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(self.graph, stream=self.stream):
+            self.static_loss = self.train_step(self.static_batch)
+
+    def advance(self) -> None:
+        """One step of training, on this run's stream when on a GPU."""
+        if self.stream is None:
+            self.eager_step()
+            return
+        with torch.cuda.stream(self.stream):
+            if self.graph is None and self.want_graph and self.step >= self.WARMUP_STEPS:
+                try:
+                    self.capture()
+                except Exception:  # some models or ops cannot be captured: train them eagerly
+                    self.graph, self.want_graph = None, False
+                    torch.cuda.synchronize(self.device)
+            if self.graph is None:
+                self.eager_step()
+                return
+            for static, part in zip(self.static_batch, self.batch()):
+                static.copy_(part, non_blocking=True)
+            self.schedule()
+            self.graph.replay()
+            self.loss_log[self.step].copy_(self.static_loss)
+            self.step += 1
+            self.run.captured = True
+
+    def report(self) -> bool:
+        """Read the losses so far (one wait for the device); True if the run is over."""
+        self.run.losses = self.loss_log[:self.step].tolist()
+        stop = self.run.on_report is not None and bool(self.run.on_report(self.step, self.run.losses))
+        self.finished = stop or self.step >= self.run.cfg.steps
+        return self.finished
+
+
+def train_together(runs: list[Run], graphs: bool = True, cpu_workers: int | None = None) -> list[Run]:
+    """Train every run to its budget (or until its `on_report` says stop); the models are trained in
+    place, and each run's `losses` holds the loss of every step it took.
+
+    On a GPU the runs advance in lockstep, each on its own CUDA stream, so the GPU works on several
+    small models at once. On a CPU up to `cpu_workers` runs (default: one per core) train side by
+    side, each on one core."""
+    if not runs:
+        return runs
+    for run in runs:
+        run.model.train()
+    if device_of(runs[0].model).type == "cuda":
+        steppers = [Stepper(run, graphs) for run in runs]
+        for stepper in steppers:
+            stepper.stream.wait_stream(torch.cuda.current_stream(stepper.device))
+        active = list(steppers)
+        while active:
+            for stepper in active:
+                stepper.advance()
+            if any(s.step % s.run.cfg.report_every == 0 or s.step >= s.run.cfg.steps for s in active):
+                for stepper in active:
+                    torch.cuda.current_stream(stepper.device).wait_stream(stepper.stream)
+                active = [s for s in active if not ((s.step % s.run.cfg.report_every == 0
+                                                     or s.step >= s.run.cfg.steps) and s.report())]
+        torch.cuda.synchronize()
+    else:
+        workers = min(len(runs), cpu_workers or os.cpu_count() or 1)
+        if workers == 1:
+            for run in runs:
+                train_eagerly(run)
+        else:
+            with ThreadPoolExecutor(workers, thread_name_prefix="train") as pool:
+                for done in [pool.submit(train_eagerly, run) for run in runs]:
+                    done.result()  # re-raises a failure (or a stop request) of any run
+    for run in runs:
+        run.model.eval()
+    return runs
+
+
+def train_eagerly(run: Run) -> Run:
+    """One run, step by step, on the device its model is on (the CPU path of `train_together`)."""
+    stepper = Stepper(run, graphs=False)
+    while not stepper.finished:
+        stepper.advance()
+        if stepper.step % run.cfg.report_every == 0 or stepper.step >= run.cfg.steps:
+            stepper.report()
+    return run
+
+
+def train(model: nn.Module, batches: Batches, loss_fn: LossFn, cfg: TrainConfig,
+          on_report: OnReport | None = None, graphs: bool = True) -> list[float]:
+    """Train one model; return the loss of every step it took."""
+    return train_together([Run(model, batches, loss_fn, cfg, on_report)], graphs)[0].losses
+
+
+def classification_loss(model: nn.Module, batch: tuple) -> torch.Tensor:
+    """Cross-entropy of the answer read at the last position (where the question is asked)."""
+    inputs, targets = batch  # (B, T), (B,)
+    logits = model(inputs)[:, -1, :]  # (B, n_out)
+    return nn.functional.cross_entropy(logits, targets)
+
+
+def language_model_loss(model: nn.Module, batch: tuple) -> torch.Tensor:
+    """Cross-entropy of the next token at every position."""
+    inputs, targets = batch  # (B, T), (B, T)
+    logits = model(inputs)  # (B, T, vocab)
+    return nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1))
+
+
+class EarlyStop:
+    """An `on_report` rule: stop once the recent mean loss is below `solved`, or once it has not
+    fallen by `min_gain` (a share of itself) for `patience` steps: trained to convergence, not to a
+    fixed budget that may stop short of it or waste steps after it."""
+
+    def __init__(self, patience: int | None = None, min_gain: float = 0.01, solved: float | None = None,
+                 window: int = 25):
+        self.patience, self.min_gain, self.solved, self.window = patience, min_gain, solved, window
+        self.best, self.best_step = float("inf"), 0
+
+    def __call__(self, step: int, losses: list[float]) -> bool:
+        recent = sum(losses[-self.window:]) / len(losses[-self.window:])
+        if self.solved is not None and recent < self.solved:
+            return True
+        if recent < self.best * (1 - self.min_gain):
+            self.best, self.best_step = recent, step
+        return self.patience is not None and step - self.best_step >= self.patience
+
+
+def thinned(losses: list[float], points: int = 100) -> list[list[float]]:
+    """About `points` [step, loss] pairs from a list of one loss per step (steps count from 1), the last included."""
+    every = max(1, len(losses) // points)
+    return [[step, losses[step - 1]] for step in range(1, len(losses) + 1) if step % every == 0 or step == len(losses)]

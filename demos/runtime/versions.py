@@ -1,0 +1,82 @@
+"""A demo's code version: a hash of its source, of every `demos` module it imports (in any
+subpackage, followed transitively), of the data files they name (`DATA_FILES`) and of what they
+say their data depends on (`DATA_VERSION`: the Python whose documentation is the character
+corpus). Any edit to what a demo computes gives a new version, so a cached result can never
+outlive the code that produced it."""
+import ast
+import hashlib
+import importlib
+from functools import cache
+from pathlib import Path
+
+PACKAGE = "demos"
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
+def is_module(name: str) -> bool:
+    """Whether `demos.x.y` names a module (a file or a subpackage) of this package."""
+    path = PACKAGE_DIR.joinpath(*name.split(".")[1:])
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def imported_demo_modules(module_name: str) -> set[str]:
+    """Names of the `demos.*` modules that `module_name`'s source imports directly."""
+    module = importlib.import_module(module_name)
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    package = module_name if module.__file__.endswith("__init__.py") else module_name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith(PACKAGE + "."))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: `from . import x`, `from ..core.models import y`
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = parent + (f".{node.module}" if node.module else "")
+            else:
+                base = node.module or ""
+            if base != PACKAGE and not base.startswith(PACKAGE + "."):
+                continue
+            if base != PACKAGE:
+                found.add(base)
+            # `from demos.core import models`: the names may be modules themselves
+            found.update(f"{base}.{alias.name}" for alias in node.names if is_module(f"{base}.{alias.name}"))
+    return {name for name in found if name != PACKAGE}
+
+
+def dependency_files(module_name: str) -> list[Path]:
+    """The module's source, its `demos` imports' sources (transitively), and their DATA_FILES."""
+    files = set()
+    for name in _closure(module_name):
+        module = importlib.import_module(name)
+        source = Path(module.__file__).resolve()
+        files.add(source)
+        files.update((source.parent / data).resolve() for data in getattr(module, "DATA_FILES", ()))
+    return sorted(files)
+
+
+def data_versions(module_name: str) -> list[str]:
+    """The DATA_VERSION of every module the demo depends on, in a fixed order."""
+    modules = {module_name} | {name for name in _closure(module_name)}
+    return sorted(str(getattr(importlib.import_module(name), "DATA_VERSION")) for name in modules
+                  if hasattr(importlib.import_module(name), "DATA_VERSION"))
+
+
+def _closure(module_name: str) -> set[str]:
+    seen, todo = set(), [module_name]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(imported_demo_modules(name))
+    return seen
+
+
+@cache
+def code_version(module_name: str) -> str:
+    digest = hashlib.sha256()
+    for path in dependency_files(module_name):
+        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
+        digest.update(path.read_bytes())
+    for version in data_versions(module_name):
+        digest.update(version.encode())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,212 @@
+"""The character-level language models of context scaling and the generative showdown, trained on
+the Python documentation (`demos.core.python_docs`), with the same rules for both contenders.
+
+A causal Transformer and an LSTM with about as many parameters read windows of `context`
+characters from the training text and learn to predict each next character. Both get the same
+batches (drawn from the seed), the same most steps and batch size, and their family's care (the
+Transformer: small embeddings, a warmed-up learning rate; the LSTM: forget gates at 1). Every
+`eval_every` steps each is scored on a fixed sample of validation text; training stops when that
+score has not improved for `patience` evaluations, and the model keeps the weights of its best
+evaluation. So the budget is chosen on the validation text; the test text is read only to score
+the chosen model, once (`test_scores`).
+
+Trained models are kept in the engine's model store, so the two slides share them.
+"""
+import copy
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, replace
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from demos.core.models import ModelConfig, build_model, count_parameters, matching_width
+from demos.core.python_docs import Corpus, load
+from demos.core.training import Run, TrainConfig, language_model_loss, thinned, train_together
+from demos.runtime.progress import Tally
+from demos.runtime.storage import current_store
+from demos.shared.contenders import CARE, label
+
+VALIDATION_WINDOWS = 32  # windows of validation text each evaluation scores (the same ones every time)
+EVAL_ROWS = 64  # windows per forward pass when scoring
+
+
+@dataclass(frozen=True)
+class CharLM:
+    """Everything that decides a trained character model; with the corpus digest, its key in the store."""
+    kind: str = "transformer"  # "transformer" or "lstm"
+    seed: int = 0
+    steps: int = 250  # the most; the validation text decides where it stops (measured: 250 fit 30 s on 2 cores)
+    context: int = 128  # characters per window: the Transformer has this many positions
+    batch_size: int = 8
+    width: int = 64  # the Transformer's width; the LSTM's is matched to its parameter count
+    n_layers: int = 2
+    n_heads: int = 4
+    eval_every: int = 100
+    patience: int = 3  # evaluations without improvement before stopping
+
+
+RECIPES = {  # learning rates chosen on the validation text (see the README); both clip gradients at 1
+    "transformer": TrainConfig(lr=3e-3, warmup=50),
+    "lstm": TrainConfig(lr=1e-2),
+}
+
+
+def model_config(settings: CharLM, vocab_size: int) -> ModelConfig:
+    """The Transformer's config, or the LSTM (forget gates at 1) with the width that best matches its parameters."""
+    transformer = ModelConfig(kind="transformer", vocab_size=vocab_size, n_out=vocab_size, width=settings.width,
+                              n_layers=settings.n_layers, n_heads=settings.n_heads, max_len=settings.context,
+                              causal=True, fast_attention=True)
+    if settings.kind == "transformer":
+        return transformer
+    return matching_width(replace(transformer, kind="lstm", forget_bias=1.0), count_parameters(build_model(transformer)))
+
+
+class TextWindows:
+    """Training windows of `context` + 1 characters at random places in the training text, drawn on the device."""
+
+    def __init__(self, ids: torch.Tensor, context: int, batch_size: int, seed: int, device: torch.device):
+        self.ids, self.context, self.batch_size = ids.to(device), context, batch_size
+        self.generator = torch.Generator(device=device).manual_seed(seed)
+
+    def draw(self, steps: int) -> tuple[torch.Tensor, torch.Tensor]:
+        starts = torch.randint(len(self.ids) - self.context - 1, (steps * self.batch_size,), generator=self.generator,
+                               device=self.ids.device)
+        chunk = self.ids[starts[:, None] + torch.arange(self.context + 1, device=self.ids.device)]
+        return (chunk[:, :-1].reshape(steps, self.batch_size, -1), chunk[:, 1:].reshape(steps, self.batch_size, -1))
+
+
+def document_windows(corpus: Corpus, split: str, context: int, most: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Non-overlapping windows of `context` + 1 characters that lie inside one document each, in text
+    order, and the document each came from: ((n, context + 1) ids, (n,) document numbers). A window
+    starts at a document's start or where the last one ended, so position T of a window is T
+    characters into real text of one document. With `most`, that many, spread evenly."""
+    ids, starts = corpus.ids[split], corpus.starts[split].tolist() + [len(corpus.ids[split]) + 1]
+    windows, documents = [], []
+    for number, (start, end) in enumerate(zip(starts, starts[1:])):
+        for offset in range(start, end - 1 - (context + 1) + 1, context + 1):
+            windows.append(offset)
+            documents.append(number)
+    chosen = torch.tensor(windows)
+    if most is not None and len(chosen) > most:
+        chosen = chosen[torch.linspace(0, len(chosen) - 1, most).long()]
+        documents = [documents[i] for i in torch.linspace(0, len(documents) - 1, most).long().tolist()]
+    return ids[chosen[:, None] + torch.arange(context + 1)], torch.tensor(documents)
+
+
+@torch.no_grad()
+def token_losses(model: nn.Module, windows: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """The cross-entropy (nats) of every next character of every window: (n, context)."""
+    was_training = model.training
+    model.eval()
+    losses = []
+    for rows in windows.split(EVAL_ROWS):
+        rows = rows.to(device)
+        logits = model(rows[:, :-1]).float()
+        losses.append(F.cross_entropy(logits.transpose(1, 2), rows[:, 1:], reduction="none").cpu())
+    model.train(was_training)
+    return torch.cat(losses)
+
+
+def bits(nats: float) -> float:
+    return nats / math.log(2)
+
+
+def context_spans(context: int) -> dict[str, list[int]]:
+    """Positions (first, last; counted from 1) of the early, middle and late stretches of the context."""
+    return {"early": [1, max(1, context // 32)], "mid": [context // 8 + 1, context // 4],
+            "late": [3 * context // 4 + 1, context]}
+
+
+def span_mean(losses: torch.Tensor, span: list[int]) -> torch.Tensor:
+    """Each window's mean loss over positions span[0]..span[1]: (windows,)."""
+    return losses[:, span[0] - 1:span[1]].mean(dim=1)
+
+
+class BestOnValidation:
+    """An `on_report` rule: score the model on the validation windows every `eval_every` steps, keep
+    the best weights, stop after `patience` scores without a better one."""
+
+    def __init__(self, model: nn.Module, validation: torch.Tensor, settings: CharLM, device: torch.device, report):
+        self.model, self.validation, self.settings, self.device, self.report = model, validation, settings, device, report
+        self.curve: list[list[float]] = []  # [step, validation bits per character]
+        self.best_bits, self.best_step, self.best_state = float("inf"), 0, None
+
+    def __call__(self, step: int, losses: list[float]) -> bool:
+        score = bits(token_losses(self.model, self.validation, self.device).mean().item())
+        self.curve.append([step, score])
+        if score < self.best_bits:
+            self.best_bits, self.best_step = score, step
+            self.best_state = copy.deepcopy(self.model.state_dict())
+        stalled = len(self.curve) - 1 - max(i for i, (s, _) in enumerate(self.curve) if s == self.best_step)
+        stop = stalled >= self.settings.patience
+        self.report(step, stop, f"{label(self.settings.kind)}, seed {self.settings.seed}: step {step}, "
+                                f"validation {score:.2f} bits per character")
+        return stop
+
+
+def train_models(settings: list[CharLM], device: torch.device, progress) -> list[tuple[nn.Module, dict]]:
+    """Train every model together (the steps each takes are chosen on the validation text)."""
+    corpus = load()
+    validation, _ = document_windows(corpus, "validation", settings[0].context, VALIDATION_WINDOWS)
+    tally = Tally(progress, {s: s.steps for s in settings})
+    runs, rules = [], []
+    for s in settings:
+        torch.manual_seed(s.seed)
+        model = build_model(model_config(s, corpus.vocab_size)).to(device)
+        rule = BestOnValidation(model, validation, s, device, lambda step, stop, message, s=s: tally.update(
+            s, step, stop, message))
+        cfg = replace(RECIPES[s.kind], steps=s.steps, report_every=s.eval_every)
+        runs.append(Run(model, TextWindows(corpus.ids["train"], s.context, s.batch_size, s.seed, device),
+                        language_model_loss, cfg, rule))
+        rules.append(rule)
+    started = time.perf_counter()
+    train_together(runs)
+    seconds = time.perf_counter() - started
+    for run, rule in zip(runs, rules):
+        if rule.best_state is not None:
+            run.model.load_state_dict(rule.best_state)  # the weights of the best validation score
+    tests = each_in_parallel(lambda run: test_scores(run.model, settings[0].context, device), runs, device)
+    trained = []
+    for s, run, rule, test in zip(settings, runs, rules, tests):
+        trained.append((run.model.eval(), {
+            "kind": s.kind, "seed": s.seed, "width": run.model.cfg.width, "parameters": count_parameters(run.model),
+            "steps_taken": len(run.losses), "best_step": rule.best_step, "validation_bits": rule.best_bits,
+            "validation_curve": rule.curve, "loss_curve": thinned(run.losses, 60),
+            "train_seconds": round(seconds, 3), "care": CARE["transformer" if s.kind == "transformer" else "lstm-tuned"],
+            "lr": RECIPES[s.kind].lr, "corpus": corpus.digest,
+            # scored once, on the test text, after the budget was chosen on the validation text
+            "test_bits": test["bits"], "test_by_position": [bits(x) for x in test["losses"].mean(dim=0).tolist()],
+            "test_spans": {span: [round(bits(x), 5) for x in span_mean(test["losses"], window).tolist()]
+                           for span, window in context_spans(s.context).items()}}))
+    return trained
+
+
+def each_in_parallel(work, items: list, device: torch.device) -> list:
+    """`work(item)` for every item: on a CPU side by side on its cores, on a GPU one after another."""
+    if device.type != "cpu" or len(items) < 2:
+        return [work(item) for item in items]
+    with ThreadPoolExecutor(min(len(items), os.cpu_count() or 1)) as pool:
+        return list(pool.map(work, items))
+
+
+def trained_models(settings: list[CharLM], device: torch.device, progress) -> list[tuple[nn.Module, dict]]:
+    """The models for `settings`, from the model store where they are kept, the rest trained now (together)."""
+    store, corpus = current_store(), load()
+    found = {s: store.find("char_lm", {**asdict(s), "corpus": corpus.digest}, __name__, device) for s in settings}
+    missing = [s for s in settings if found[s] is None]
+    if missing:
+        for s, (model, info) in zip(missing, train_models(missing, device, progress)):
+            store.keep("char_lm", {**asdict(s), "corpus": corpus.digest}, __name__, model, info)
+            found[s] = (model, info)
+    return [found[s] for s in settings]
+
+
+def test_scores(model: nn.Module, context: int, device: torch.device) -> dict:
+    """The chosen model on the test text, once: bits per character overall and at each position."""
+    windows, documents = document_windows(load(), "test", context)
+    losses = token_losses(model, windows, device)  # (n, context) nats
+    return {"losses": losses, "documents": documents, "bits": bits(losses.mean().item())}

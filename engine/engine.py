@@ -1,0 +1,264 @@
+"""The Engine: runs demos in the background, one at a time, and caches what they return.
+
+It is plain Python (no Flask): the web app, `flask warm`, the benchmarks and the tests all
+drive the same `Engine`.
+
+- `submit` answers at once: a cached result, or a job that a worker thread will run.
+- Single flight: while a job for a key is queued or running, asking again gives that job;
+  across processes sharing the cache folder, a file lock lets one train and the others
+  wait and then read its result.
+- `compute` is the one path that trains: under the key's lock, look in the cache, else
+  run the demo (holding the device's lock: one training at a time per device, across
+  processes) and store the result.
+- Every job posts its state on the board, so any server process can report on it.
+"""
+import itertools
+import json
+import logging
+import os
+import queue
+import threading
+import time
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Callable
+
+import filelock
+import torch
+
+from demos import DEMOS, get_demo
+from demos.runtime.device import device_label, pick_device
+from demos.runtime.params import validate
+from demos.runtime.runner import Progress, effective_params, no_progress, run_demo
+from demos.runtime.storage import ModelStore
+from demos.runtime.versions import code_version
+from engine.board import Board
+from engine.cache import Entry, ResultCache, cache_key
+from engine.jobs import JOB_ID, Job, RemoteJob, TimeLimitReached, notice_name
+
+log = logging.getLogger(__name__)
+job_log = logging.getLogger("greatshift.jobs")  # one JSON line per training job
+RECENT_JOBS = 500  # finished jobs remembered for late pollers
+JOB_NOTICE_SECONDS = 3600  # how long other processes can still read about a finished job
+
+
+class QueueFull(Exception):
+    """Too many jobs are waiting; try again shortly."""
+
+
+@dataclass
+class Submission:
+    entry: Entry | None = None  # the cached result, when there was one
+    job: Job | None = None  # otherwise the job that will produce it
+
+
+class Engine:
+    def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8,
+                 torch_threads: int | None = None):
+        self.device = pick_device(device)
+        # Small models train as fast on one CPU thread as on several, and much faster when the
+        # cores are busy (serving pages, other processes); the rest are left to the server.
+        if torch_threads or self.device.type == "cpu":
+            torch.set_num_threads(torch_threads or 1)
+        if self.device.type == "cuda":
+            ready_gpu(self.device)
+        self.cache = ResultCache(cache_dir)
+        self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
+        self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode
+        self.board.remove_older_than("job-", JOB_NOTICE_SECONDS)
+        self.notice_lock = threading.Lock()
+        for demo in DEMOS.values():
+            self.cache.pin(self.default_key(demo))
+        self.queue: queue.PriorityQueue = queue.PriorityQueue(maxsize=max_queued)  # (priority, arrival, job)
+        self.arrivals = itertools.count()
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self.in_flight: dict[str, Job] = {}  # key → the queued or running job for it
+        self.lock = threading.Lock()
+        self.worker: threading.Thread | None = None
+
+    @property
+    def device_label(self) -> str:
+        return device_label(self.device)
+
+    # ---- asking for results
+
+    def key(self, demo: ModuleType, params: dict) -> str:
+        return cache_key(demo.ID, params, code_version(demo.__name__))
+
+    def default_key(self, demo: ModuleType) -> str:
+        return self.key(demo, validate(demo.PARAMS, None))
+
+    def resolve(self, demo_id: str, raw_params: dict | None) -> tuple[ModuleType, dict, str]:
+        """The demo, its effective parameters and its cache key; raises UnknownDemo or ParamError."""
+        demo = get_demo(demo_id)
+        params = effective_params(demo, raw_params)
+        return demo, params, self.key(demo, params)
+
+    def cached(self, demo_id: str, raw_params: dict | None = None) -> Entry | None:
+        demo, _, key = self.resolve(demo_id, raw_params)
+        return self.cache.get(demo.ID, key)
+
+    def submit(self, demo_id: str, raw_params: dict | None = None, force: bool = False,
+               admit: Callable[[], None] | None = None, time_limit: float | None = None,
+               priority: int = 0) -> Submission:
+        """A cached result now, or the job that will compute it (QueueFull if no room).
+
+        `admit()` is called only when a new job would start (not for cached results or jobs
+        already running) and may raise to refuse it, e.g. a per-client rate limit. A new job
+        stops after `time_limit` seconds of running, if given; jobs of lower `priority` run first.
+        """
+        demo, params, key = self.resolve(demo_id, raw_params)
+        if not force:
+            entry = self.cache.get(demo.ID, key)
+            if entry is not None:
+                return Submission(entry=entry)
+        with self.lock:
+            job = self.in_flight.get(key)
+            if job is not None:
+                if time_limit is None:
+                    job.time_limit = None  # someone without a limit wants it too: let it finish
+                return Submission(job=job)
+            # A job may have finished since we looked: it stores its result before leaving in_flight.
+            entry = None if force else self.cache.get(demo.ID, key)
+            if entry is not None:
+                return Submission(entry=entry)
+            if admit is not None:
+                admit()
+            job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit)
+            try:
+                self.queue.put_nowait((priority, next(self.arrivals), job))
+            except queue.Full:
+                raise QueueFull from None
+            self.in_flight[key] = job
+            self.jobs[job.id] = job
+            self._forget_old_jobs()
+            self._start_worker()
+        return Submission(job=job)
+
+    def job(self, job_id: str) -> Job | RemoteJob | None:
+        """A job of this process, or one another server process posted on the board."""
+        if job_id in self.jobs:
+            return self.jobs[job_id]
+        if JOB_ID.match(job_id) and self.board.read(notice_name(job_id))[0]:
+            return RemoteJob(self.board, job_id)
+        return None
+
+    def _post_notice(self, job: Job) -> None:
+        # Serialised, and the snapshot taken inside the lock: the last notice is the job's latest state.
+        with self.notice_lock:
+            self.board.write(notice_name(job.id), {"pid": os.getpid(), "snapshot": job.snapshot()})
+
+    # ---- computing
+
+    def compute(self, demo: ModuleType, params: dict, key: str, progress: Progress = no_progress,
+                force: bool = False) -> tuple[Entry, bool]:
+        """The result for `key`, trained here only if no one has it; returns (entry, trained_here)."""
+        with holding(self.cache.lock_for(key), progress, "another server process is training this demo; waiting for its result"):
+            if not force:
+                entry = self.cache.get(demo.ID, key)
+                if entry is not None:
+                    return entry, False
+            # One training at a time on this device, across every process sharing the cache folder.
+            device_lock = self.cache.lock_for(f"device-{self.device.type}")
+            with holding(device_lock, progress, f"waiting for the {self.device.type}: another process is training on it"):
+                result = run_demo(demo, params, progress, self.device, self.models)
+            return self.cache.put(demo.ID, key, params, result), True
+
+    def _run_job(self, job: Job) -> None:
+        job.start()
+        started = time.perf_counter()
+        record = {"event": "job", "job": job.id, "demo": job.demo_id, "params": job.params, "device": self.device_label}
+        try:
+            entry, trained = self.compute(get_demo(job.demo_id), job.params, job.key, job.report, job.force)
+            record["outcome"] = "trained" if trained else "cached"
+        except Exception as error:  # a failed demo must not take the worker down with it
+            log.exception("job %s (%s) failed", job.id, job.demo_id)
+            record.update(outcome="failed", error=explain_failure(error))
+        # Leave in_flight before telling anyone the job ended, so that a request that hears
+        # of the end and asks again gets the cached result or a fresh job, never this one.
+        with self.lock:
+            if self.in_flight.get(job.key) is job:
+                del self.in_flight[job.key]
+        if record["outcome"] == "failed":
+            job.fail(record["error"])
+        else:
+            job.finish(entry.result, cached=record["outcome"] == "cached")
+        record["seconds"] = round(time.perf_counter() - started, 3)
+        job_log.info(json.dumps(record))
+
+    def _work(self) -> None:
+        while True:
+            self._run_job(self.queue.get()[2])
+
+    def _start_worker(self) -> None:
+        if self.worker is None:
+            self.worker = threading.Thread(target=self._work, name="demo-worker", daemon=True)
+            self.worker.start()
+
+    def _forget_old_jobs(self) -> None:
+        while len(self.jobs) > RECENT_JOBS:
+            oldest_id, oldest = next(iter(self.jobs.items()))
+            if not oldest.finished:
+                break
+            del self.jobs[oldest_id]
+
+    # ---- for the slides
+
+    def status(self) -> list[dict]:
+        """Every demo with its schema, whether its default result is cached, and its job if one runs."""
+        rows = []
+        for demo in DEMOS.values():
+            _, params, key = self.resolve(demo.ID, None)
+            job = self.in_flight.get(key)
+            rows.append({
+                "id": demo.ID,
+                "title": demo.TITLE,
+                "params": [p.describe() for p in demo.PARAMS],
+                "cached": self.cache.get(demo.ID, key) is not None,
+                "job": job.brief() if job else None,
+            })
+        return rows
+
+
+def ready_gpu(device: torch.device) -> None:
+    """Load the GPU's libraries once, when the server starts (a few seconds: the CUDA context,
+    cuBLAS, cuDNN's RNN, the attention kernels), so that no slide's first demo pays for them."""
+    from demos.runtime.device import use_fast_math
+
+    use_fast_math(device)
+    lstm = torch.nn.LSTM(8, 8, batch_first=True).to(device)
+    attention_input = torch.randn(2, 2, 16, 8, device=device, requires_grad=True)
+    out = lstm(torch.randn(2, 16, 8, device=device))[0].sum()
+    out = out + torch.nn.functional.scaled_dot_product_attention(attention_input, attention_input, attention_input,
+                                                                   is_causal=True).sum()
+    out.backward()
+    torch.cuda.synchronize(device)
+
+
+@contextmanager
+def holding(lock, progress: Progress, waiting_message: str):
+    """Hold `lock` for the block; if someone else has it, say so through `progress`, then wait."""
+    try:
+        lock.acquire(timeout=0)
+    except filelock.Timeout:
+        progress(0.0, waiting_message)
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def explain_failure(error: Exception) -> str:
+    """A message for the audience: what went wrong, without a traceback."""
+    text = str(error).strip()
+    if isinstance(error, TimeLimitReached):
+        return text
+    if isinstance(error, ValueError) and "JSON compliant" in text:
+        return "The demo produced a number that is not finite (NaN or infinity); training diverged."
+    if "out of memory" in text.lower():
+        return f"The device ran out of memory: {text.splitlines()[0]}"
+    return f"{type(error).__name__}: {text.splitlines()[0] if text else 'no message'}"

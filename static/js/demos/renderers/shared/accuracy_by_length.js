@@ -1,0 +1,61 @@
+// Accuracy on fresh strings against their length: one line per model (its colour and its marker
+// shape) at the mean over the seeds, with a bar from the lowest to the highest seed, and the
+// baselines as dotted lines (chance, and for bounded Dyck the counting rule). Drawn for the fair
+// fight and for bounded Dyck.
+import { plot } from "../../charts.js";
+import { percent, TOP_LEGEND } from "./common.js";
+
+// The spread over seeds as Plotly's asymmetric error bar around each mean.
+export function seedRange(stats, color) {
+  return {
+    type: "data",
+    symmetric: false,
+    array: stats.map((s) => s.max - s.mean),
+    arrayminus: stats.map((s) => s.mean - s.min),
+    color,
+    thickness: 2,
+    width: 6,
+  };
+}
+
+// `style`: order (the models, in legend order), colors and markers (per model), dashed (models drawn
+// dashed), baselines ([{name, y (one per length), color, dash}]), xTitle, yTitle, margin, and
+// hover(point): more lines for a point's tooltip.
+export function plotAccuracyByLength(chart, data, style) {
+  const { order, colors, markers, dashed = [], baselines = [], hover, xTitle, yTitle, margin } = style;
+  const lengths = data.lengths.map(String);
+  const seeds = data.seeds?.length ?? 1;
+  const lines = order.map((name) => {
+    const points = data.points.filter((p) => p.model === name);
+    const stats = points.map((p) => p.accuracy);
+    return {
+      type: "scatter",
+      mode: "lines+markers",
+      name: data.models[name],
+      x: points.map((p) => String(p.length)),
+      y: stats.map((s) => s.mean),
+      error_y: seeds > 1 ? seedRange(stats, colors[name]) : undefined,
+      customdata: points.map((p) => [percent(p.accuracy.min), percent(p.accuracy.max), hover ? hover(p) : ""]),
+      line: { color: colors[name], width: 4, dash: dashed.includes(name) ? "dash" : "solid" },
+      marker: { color: colors[name], size: 13, symbol: markers[name] },
+      hovertemplate: `${data.models[name]}, length %{x}: %{y:.1%} right`
+        + (seeds > 1 ? ` (seeds: %{customdata[0]} to %{customdata[1]})` : "")
+        + `${hover ? "<br>%{customdata[2]}" : ""}<extra></extra>`,
+    };
+  });
+  const references = baselines.map((baseline) => ({
+    type: "scatter",
+    mode: "lines",
+    name: baseline.name,
+    x: lengths,
+    y: baseline.y,
+    line: { color: baseline.color, width: 3, dash: baseline.dash ?? "dot" },
+    hovertemplate: `${baseline.name}, length %{x}: %{y:.1%}<extra></extra>`,
+  }));
+  plot(chart, [...lines, ...references], {
+    xaxis: { type: "category", categoryorder: "array", categoryarray: lengths, title: { text: xTitle, standoff: 4 } },
+    yaxis: { range: [-0.04, 1.08], tickformat: ".0%", title: { text: yTitle, standoff: 4 } },
+    legend: TOP_LEGEND,
+    margin,
+  });
+}

@@ -1,0 +1,32 @@
+// Small helpers shared by the renderers: DOM built from data (text through textContent, never
+// innerHTML, so nothing the server or a user sends is parsed as markup), number formats, and
+// a chart that is drawn again in place while a result streams in.
+import { chartElement } from "../../charts.js";
+
+export function element(tag, className, text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+export function percent(fraction, digits = 0) {
+  return `${(fraction * 100).toFixed(digits)}%`;
+}
+
+export function thousands(number) {
+  return number.toLocaleString("en-GB");
+}
+
+// The output's chart of this class: progress reports redraw the same chart in place; the final
+// result (`fresh`) gets a new one, sized to the room left once the progress bar has gone and
+// the summary is written.
+export function chartIn(output, className, { fresh = false } = {}) {
+  const chart = output.querySelector(`.${className}`);
+  if (chart && !fresh) return chart;
+  output.replaceChildren();
+  return chartElement(output, `demo-chart ${className}`);
+}
+
+// A legend in one row above the plot, where it never covers an axis title.
+export const TOP_LEGEND = { orientation: "h", x: 0, xanchor: "left", y: 1.02, yanchor: "bottom" };

@@ -1,0 +1,40 @@
+"""The attention web slide in Chromium: arcs, Table 1, a typed sentence, refused markup."""
+
+
+from playwright.sync_api import expect
+
+from tests.browser.widget import TRAINED, expect_markup_refused, open_demo, run_and_plot
+from tests.deck import slide_path
+
+
+def test_draws_the_attention_arcs_and_the_complexity_table(open_page, screenshot_path):
+    page, demo = open_demo(open_page, "attention_web", steps=20)
+    run_and_plot(demo)
+    expect(demo.locator(".attn-complexity")).to_contain_text("O(n²·d) = 6,400")
+    expect(demo.locator(".attn-complexity")).to_contain_text("O(n·d²) = 40,960")
+    expect(demo.locator(".attn-complexity caption")).to_contain_text("Vaswani et al. (2017)")
+    expect(demo.locator(".js-plotly-plot .xtick text")).to_have_count(10)
+    expect(demo.locator(".demo-summary")).to_contain_text("attends most to")
+    arcs = "#slide-attention_web .js-plotly-plot .scatterlayer path.js-line"
+    drawn = f"() => [...document.querySelectorAll('{arcs}')].map((arc) => arc.getAttribute('d') + arc.style.strokeWidth)"
+    head_1 = page.evaluate(drawn)
+    assert len(head_1) > 1, "arcs between the tokens"
+    demo.locator(".attn-picker select").nth(1).select_option("3")  # another head: drawn at once, from the result
+    page.wait_for_function(f"(before) => JSON.stringify(({drawn})()) !== JSON.stringify(before)", arg=head_1)
+    demo.locator(".attn-picker select").nth(2).select_option(label="Transformer")  # one token's arcs only
+    expect(demo.locator(".demo-error")).to_be_hidden()
+    page.screenshot(path=screenshot_path("slide-06-attention-web.png"))
+
+
+def test_reads_a_typed_sentence_with_its_unknown_word_flagged(open_page):
+    page, demo = open_demo(open_page, "attention_web", steps=20)
+    demo.locator('input[name="sentence"]').fill("Our model learns a zorblax quickly.")
+    demo.locator('input[name="sentence"]').press("Enter")
+    expect(demo.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
+    expect(demo.locator(".js-plotly-plot .xtick text").nth(4)).to_have_text("⟨unk: zorblax⟩")
+    expect(demo.locator(".demo-summary")).to_contain_text("read as ⟨unk⟩: zorblax")
+
+
+def test_markup_typed_as_a_sentence_is_refused_and_shown_as_text(open_page):
+    expect_markup_refused(open_page(slide_path("attention_web")), "attention_web", "sentence", "<b>bold</b> <img src=x onerror=alert(1)>",
+                          "sentence: must be plain words, not markup such as <b>", ("b", "img"))

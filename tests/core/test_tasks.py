@@ -1,0 +1,121 @@
+"""The made-up tasks: their inputs and the answers they expect. Index Lookup asks for the symbol at
+a named position; bounded Dyck-2 is checked against hand-checked strings, its balanced strings are drawn
+evenly, and its near misses are never in the language and each of the kind it says."""
+import itertools
+import random
+from collections import Counter
+
+import pytest
+import torch
+
+from demos.core.tasks import (
+    NEAR_MISSES,
+    TRAIN,
+    BoundedDyck,
+    IndexLookup,
+    balanced_brackets,
+    data_generator,
+    edit,
+    is_bounded_dyck,
+    near_miss,
+    near_miss_kind,
+)
+
+# Checked by hand: balanced, and never more than two brackets open at once.
+IN_LANGUAGE = ["", "()", "[]", "()[]", "([])", "[()]", "(())", "[[]]", "(()[])", "[()()][]", "([][])(())[]"]
+
+
+NOT_IN_LANGUAGE = {
+    "(": "left open",
+    ")": "closed before opened",
+    ")(": "closed before opened",
+    "(]": "closed by the wrong type",
+    "[)": "closed by the wrong type",
+    "([)]": "two pairs cross",
+    "(()": "left open",
+    "())": "one closing too many",
+    "((()))": "three deep",
+    "[([])]": "three deep",
+    "()[[[]]]": "three deep",
+    "(()[)]": "two pairs cross",
+    "([]]": "closed by the wrong type",
+}
+
+
+def test_the_recogniser_agrees_with_the_hand_checked_strings():
+    assert all(is_bounded_dyck(text) for text in IN_LANGUAGE)
+    assert not any(is_bounded_dyck(text) for text in NOT_IN_LANGUAGE)
+    assert is_bounded_dyck("((()))", max_depth=3) and is_bounded_dyck("[([])]", max_depth=3)  # only too deep
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("(]", "retype"), ("([)[", "flip"), ("(()(", "flip"), ("([)]", "swap"), ("(()[)]", "swap"),
+    ("(([]))", "deepen"), (")(", "other"), ("()", None),
+])
+def test_a_near_miss_is_told_from_the_string_alone(text, kind):
+    assert near_miss_kind(text) == kind
+
+
+def all_strings_of(length: int) -> set[str]:
+    """The language at one length, by brute force over every string of brackets."""
+    return {"".join(chars) for chars in itertools.product("()[]", repeat=length) if is_bounded_dyck("".join(chars))}
+
+
+def test_balanced_strings_are_drawn_evenly_from_the_whole_language():
+    language = all_strings_of(6)
+    assert len(language) == 32  # 4 shapes, (()()) (())() ()(()) ()()(), times 2³ typings
+    rng = random.Random(0)
+    counts = Counter("".join(balanced_brackets(3, rng)) for _ in range(6400))
+    assert set(counts) == language  # every string of the language, and nothing else
+    assert 130 < min(counts.values()) and max(counts.values()) < 270  # about 200 each
+
+
+@pytest.mark.parametrize("length", [6, 20, 50, 200])
+def test_the_generator_never_labels_a_string_wrongly(length):
+    """Over thousands of strings, positives are in the language (by the recogniser), near misses never are,
+    and each near miss shows the fault of the edit it says made it."""
+    task = BoundedDyck(length)
+    texts, kinds = [], []
+    for seed in range(4):
+        more_texts, more_kinds = task.strings(1000, data_generator(seed, TRAIN))
+        texts += more_texts
+        kinds += more_kinds
+    assert all(len(text) == length for text in texts)
+    assert kinds.count(None) == len(kinds) // 2  # balanced classes
+    for text, kind in zip(texts, kinds):
+        assert is_bounded_dyck(text) == (kind is None), (text, kind)
+        assert near_miss_kind(text) == kind, (text, kind)
+    made = Counter(kind for kind in kinds if kind is not None)
+    assert set(made) == set(NEAR_MISSES) and min(made.values()) > 0.2 * sum(made.values())  # about a quarter each
+
+
+@pytest.mark.parametrize("kind", NEAR_MISSES)
+def test_a_near_miss_is_one_small_edit_of_a_balanced_string(kind):
+    rng = random.Random(1)
+    for _ in range(300):
+        source = balanced_brackets(10, rng)
+        edited = edit(kind, source, rng)
+        if edited is None:
+            continue
+        changed = [i for i, (a, b) in enumerate(zip(source, edited)) if a != b]
+        assert len(edited) == len(source) and 1 <= len(changed) <= (1 if kind in ("retype", "flip") else 3)
+        assert max(changed) - min(changed) <= 2  # all in one place
+        assert not is_bounded_dyck("".join(edited))
+    assert not is_bounded_dyck("".join(near_miss(kind, 3, rng)))
+
+
+def test_the_task_encodes_strings_with_a_question_at_the_end():
+    inputs, targets = BoundedDyck(20).sample(64, data_generator(0, TRAIN))
+    assert inputs.shape == (64, 21) and (inputs[:, -1] == 4).all() and inputs[:, :-1].max() < 4
+    assert targets.sum() == 32
+    for row, target in zip(inputs, targets):
+        assert is_bounded_dyck(BoundedDyck(20).describe(row)) == bool(target)
+
+
+
+def test_index_lookup_asks_for_the_token_at_the_named_position():
+    task = IndexLookup(12)
+    inputs, targets = task.sample(200, torch.Generator().manual_seed(0))
+    positions = inputs[:, -1] - task.symbols
+    assert inputs.shape == (200, 13) and bool(((positions >= 0) & (positions < 12)).all())
+    assert torch.equal(targets, inputs[torch.arange(200), positions])

@@ -1,0 +1,66 @@
+"""Bounded Dyck-2, the demo on tiny settings: three contenders over seeds at every length, each scored
+by kind of near miss, beside the counting rule, computed from the very test strings (never typed in)."""
+import pytest
+
+from demos import dyck
+from demos.core.tasks import BoundedDyck, near_miss_kind
+from demos.runtime.runner import run_demo
+from demos.shared import classifier
+
+TINY = {"lengths": [20], "steps": 60, "width": 8, "seeds": 2}
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run_demo(dyck, TINY)
+
+
+def test_every_contender_is_scored_over_seeds_and_by_kind(result):
+    assert [(p["model"], p["length"]) for p in result["points"]] == [
+        ("lstm", 20), ("transformer", 20), ("transformer-2", 20)]
+    assert result["models"] == {"lstm": "LSTM", "transformer": "1-layer Transformer",
+                                "transformer-2": "2-layer Transformer"}
+    counts = result["test_sets"][0]["counts"]
+    for point in result["points"]:
+        accuracy, by_kind = point["accuracy"], point["by_kind"]
+        assert len(accuracy["by_seed"]) == 2 and set(by_kind) == set(dyck.KINDS)
+        # seed 0's accuracy is its accuracies by kind, weighted by how many strings of each kind there were
+        weighted = sum(by_kind[k]["by_seed"][0] * counts[k] for k in dyck.KINDS) / sum(counts.values())
+        assert weighted == pytest.approx(accuracy["by_seed"][0], abs=1e-6)
+
+
+def test_the_counting_rule_is_computed_from_the_test_strings():
+    assert dyck.counts_match("([])[]") and dyck.counts_match("([)]") and not dyck.counts_match("([]][")
+    # what the rule can and cannot see, kind by kind, on real test strings
+    inputs, targets = classifier.fresh_examples(BoundedDyck(20), 400, 0)
+    texts = [BoundedDyck(20).describe(row) for row in inputs]
+    kinds = [near_miss_kind(text) or "balanced" for text in texts]
+    right = [dyck.counts_match(text) == (kind == "balanced") for text, kind in zip(texts, kinds)]
+    by_kind = dyck.accuracy_by_kind(right, kinds)
+    assert by_kind == {"balanced": 1.0, "retype": 1.0, "flip": 1.0, "swap": 0.0, "deepen": 0.0}
+
+
+def test_the_result_carries_the_baselines_at_every_length(result):
+    baseline = result["baselines"]["20"]
+    assert baseline["chance"] == 0.5
+    assert 0.65 < baseline["counting"]["mean"] < 0.85  # it fails on the two kinds of near miss it cannot see
+    assert baseline["counting_by_kind"]["swap"] == 0.0 and baseline["counting_by_kind"]["balanced"] == 1.0
+    assert f"counting rule scores {baseline['counting']['mean']:.0%}" in result["summary"]
+
+
+def test_every_near_miss_example_is_one_edit_of_its_balanced_string(result):
+    assert [e["kind"] for e in result["examples"]] == list(dyck.NEAR_MISSES)
+    for example in result["examples"]:
+        assert near_miss_kind(example["balanced"]) is None
+        assert near_miss_kind(example["near_miss"]) == example["kind"]
+        assert example["counting_rule"] == ("balanced" if dyck.counts_match(example["near_miss"]) else "not balanced")
+
+
+def test_an_lstm_learns_the_language_at_length_20():
+    learned = run_demo(dyck, {"lengths": [20], "steps": 500, "seeds": 1})
+    assert dyck.point(learned, "lstm", 20)["accuracy"]["mean"] > 0.9
+
+
+def test_the_recap_headline_compares_the_lstm_with_the_better_transformer(result):
+    row = dyck.headline(result)
+    assert row["test"] == "Bounded Dyck-2, length 20" and "counting rule" in row["detail"]

@@ -1,0 +1,84 @@
+"""The generative showdown on tiny settings: both models continue the prompt one character at a time
+with their top-5 at every step, stand beside their test bits per character over seeds and the
+counting baselines of the same split, and the summary's words follow those numbers."""
+import pytest
+import torch
+
+from demos import generation
+from demos.core.python_docs import load
+from demos.runtime.params import ParamError, validate
+from demos.runtime.runner import run_demo
+from demos.runtime.storage import ModelStore
+from tests.demos.tiny import TINY as TINY_ALL
+
+TINY = TINY_ALL["generation"]
+CPU = torch.device("cpu")
+STORE = ModelStore()  # each (kind, seed, steps) model trains once for the module
+
+
+def run(**params):
+    return run_demo(generation, {**TINY, **params}, device=CPU, store=STORE)
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run()
+
+
+def test_each_model_continues_the_prompt_with_its_top_5_at_every_step(result):
+    assert result["read_as"] == "The function returns" and result["n_characters"] == 10
+    for model in result["models"].values():
+        assert len(model["picks"]) == 10 and model["text"] == "".join(p["char"] for p in model["picks"])
+        for pick in model["picks"]:
+            probabilities = [c["probability"] for c in pick["top"]]
+            assert len(probabilities) == 5 and probabilities == sorted(probabilities, reverse=True)
+            assert pick["char"] == pick["top"][0]["char"] and pick["rank"] == 1  # greedy takes the most probable
+
+
+def test_the_baselines_are_counted_on_the_same_split_and_ordered(result):
+    b = result["baselines"]
+    assert b["uniform"] > b["unigram"]["test_bits"] > b["bigram"]["test_bits"] > b["trigram"]["test_bits"] > 1
+    assert b["unigram"]["order"] == 1 and len(b["trigram"]["weights"]) == 3
+    assert result["corpus"]["characters"]["test"] == len(load().texts["test"])
+
+
+def test_scores_are_test_bits_over_seeds_and_the_summary_quotes_them(result):
+    for kind, model in result["models"].items():
+        assert model["test_bits"]["by_seed"] and 0 < model["test_bits"]["mean"] < 7
+        assert f"{model['test_bits']['mean']:.2f}" in result["summary"]
+        assert all(1 <= step <= TINY["steps"] for step in model["best_step"])
+    assert f"trigram {result['baselines']['trigram']['test_bits']:.2f}" in result["summary"]
+
+
+def test_the_winner_is_named_only_when_every_seed_agrees():
+    def shaped(t, l):
+        return {"models": {"transformer": {"test_bits": t}, "lstm": {"test_bits": l}}}
+    assert generation.winner(shaped({"min": 2.0, "max": 2.1}, {"min": 2.2, "max": 2.3})) == "transformer"
+    assert generation.winner(shaped({"min": 2.0, "max": 2.25}, {"min": 2.2, "max": 2.3})) == "tie"
+    assert generation.winner(shaped({"min": 2.5, "max": 2.6}, {"min": 2.2, "max": 2.3})) == "lstm"
+
+
+def test_sampling_follows_the_seed():
+    sampled = {"decoding": "sample", "temperature": 2.0, "characters": 30}
+    first, again = run(**sampled), run(**sampled)
+    assert first["models"]["lstm"]["text"] == again["models"]["lstm"]["text"]
+    assert any(p["rank"] > 1 for kind in ("transformer", "lstm") for p in first["models"][kind]["picks"])
+
+
+def test_the_longest_copied_run_is_found_in_the_training_text():
+    training = "the quick brown fox jumps"
+    assert generation.longest_copy("a brown fox!", training) == {"start": 1, "length": 10, "text": " brown fox"}
+    assert generation.longest_copy("zzz", training)["length"] == 0
+
+
+@pytest.mark.parametrize("prompt, words", [("", "empty"), ("   ", "empty"), ("<b>hi</b>", "markup"),
+                                           ("x" * 81, "at most 80")])
+def test_a_bad_prompt_is_refused_naming_the_prompt_field(prompt, words):
+    with pytest.raises(ParamError, match=words) as refused:
+        validate(generation.PARAMS, {"prompt": prompt})
+    assert refused.value.name == "prompt"
+
+
+def test_the_terminal_version_prints_both_continuations_and_the_baselines(result):
+    text = generation.format_text(result)
+    assert "Baselines on the test text" in text and text.count("The function returns") >= 2

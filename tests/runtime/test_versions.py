@@ -1,0 +1,65 @@
+"""A demo's code version follows its imports into every subpackage, so editing shared code
+(the models, the tasks, the corpus file) gives every demo that uses it a new cache key."""
+from pathlib import Path
+
+import pytest
+
+from demos import DEMOS
+from demos.runtime import versions
+from demos.runtime.versions import PACKAGE_DIR, code_version, dependency_files
+
+
+def relative(paths) -> set[str]:
+    return {path.relative_to(PACKAGE_DIR).as_posix() for path in paths}
+
+
+def test_a_demo_depends_on_what_it_imports_from_every_subpackage_and_on_its_data():
+    amnesia = relative(dependency_files("demos.amnesia"))
+    assert {"amnesia.py", "core/models.py", "core/tasks.py", "core/training.py", "runtime/params.py",
+            "shared/classifier.py"} <= amnesia
+    assert "attention_web.py" not in amnesia and "core/tokenizer.py" not in amnesia
+    assert {"core/corpus.py", "core/tokenizer.py"} <= relative(dependency_files("demos.attention_web"))
+    assert any(path.startswith("core/data/") for path in relative(dependency_files("demos.attention_web")))
+    assert {"core/python_docs.py", "core/ngrams.py", "shared/char_models.py"} <= relative(
+        dependency_files("demos.generation"))
+
+
+@pytest.mark.parametrize("edited, changes, stays", [
+    ("core/models.py", "demos.amnesia", "demos.system_check"),
+    ("core/tasks.py", "demos.dyck", "demos.attention_web"),
+    ("shared/language_models.py", "demos.attention_matrix", "demos.index_lookup"),
+    ("shared/char_models.py", "demos.generation", "demos.amnesia"),
+])
+def test_editing_shared_code_changes_the_key_of_the_demos_that_use_it(monkeypatch, edited, changes, stays):
+    before = {name: code_version(name) for name in (changes, stays)}
+    real_read = Path.read_bytes
+
+    def edited_read(path: Path) -> bytes:
+        data = real_read(path)
+        return data + b"\n# edited\n" if path == PACKAGE_DIR / edited else data
+
+    monkeypatch.setattr(Path, "read_bytes", edited_read)
+    versions.code_version.cache_clear()
+    try:
+        assert code_version(changes) != before[changes]
+        assert code_version(stays) == before[stays]
+    finally:
+        monkeypatch.undo()
+        versions.code_version.cache_clear()
+
+
+def test_every_demo_has_a_version():
+    assert all(len(code_version(demo.__name__)) == 16 for demo in DEMOS.values())
+
+
+def test_a_corpus_read_from_the_running_python_keys_by_its_version(monkeypatch):
+    """The character corpus is Python's own documentation: another Python version, other text."""
+    from demos.core import python_docs
+    before = code_version("demos.generation")
+    monkeypatch.setattr(python_docs, "DATA_VERSION", "python 9.9.9")
+    versions.code_version.cache_clear()
+    try:
+        assert code_version("demos.generation") != before
+    finally:
+        monkeypatch.undo()
+        versions.code_version.cache_clear()

@@ -1,0 +1,52 @@
+"""The notice board on its own: what one process posts, another reads and can wait for; without
+a folder it still works within one process."""
+import os
+import threading
+import time
+
+from engine.board import Board
+
+
+def test_a_notice_posted_by_one_board_is_read_by_another_on_the_same_folder(tmp_path):
+    writer, reader = Board(tmp_path), Board(tmp_path)
+    assert reader.read("follow", {"on": False}) == (0, {"on": False})
+    version = writer.write("follow", {"on": True, "n": 4})
+    assert reader.read("follow") == (version, {"on": True, "n": 4})
+    newer = writer.write("follow", {"on": True, "n": 5})
+    assert newer > version and reader.read("follow")[1]["n"] == 5
+
+
+def test_a_waiter_wakes_when_another_process_posts(tmp_path):
+    writer, reader = Board(tmp_path), Board(tmp_path)
+    seen = reader.read("job-a")[0]
+    posted = threading.Timer(0.2, lambda: writer.write("job-a", {"status": "done"}))
+    posted.start()
+    started = time.monotonic()
+    version, value = reader.wait("job-a", seen, timeout=10)
+    assert value == {"status": "done"} and version > seen
+    assert time.monotonic() - started < 5, "woken by the post, not by the timeout"
+
+
+def test_a_wait_without_news_returns_the_old_version_after_its_timeout(tmp_path):
+    board = Board(tmp_path)
+    version = board.write("n", 1)
+    assert board.wait("n", version, timeout=0.2) == (version, 1)
+
+
+def test_old_notices_are_removed_and_fresh_ones_kept(tmp_path):
+    board = Board(tmp_path)
+    board.write("job-old", 1)
+    board.write("job-new", 2)
+    old = tmp_path / "board" / "job-old.json"
+    stamp = time.time() - 7200
+
+    os.utime(old, (stamp, stamp))
+    board.remove_older_than("job-", 3600)
+    assert not old.exists() and (tmp_path / "board" / "job-new.json").exists()
+
+
+def test_without_a_folder_the_board_lives_in_memory():
+    board = Board(None)
+    version = board.write("follow", {"n": 2})
+    assert board.read("follow") == (version, {"n": 2})
+    assert board.wait("follow", 0, timeout=0.1) == (version, {"n": 2})

@@ -1,0 +1,26 @@
+"""A non-editable install carries the whole `demos` package: every subpackage, and the corpus."""
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "instance", "artifacts",
+                                    "__pycache__", ".pytest_cache")
+
+
+def test_the_wheel_holds_every_module_and_data_file_and_nothing_stale(tmp_path):
+    source = tmp_path / "source"  # a copy, so a build folder left in the checkout cannot add stale modules
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(tmp_path), str(source)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("great_shift-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    wanted = {path.relative_to(ROOT).as_posix() for folder in ("demos", "engine", "web", "slides")
+              for path in (ROOT / folder).rglob("*") if path.suffix in (".py", ".md", ".txt")
+              and "__pycache__" not in path.parts}
+    assert any(name.startswith("demos/core/") for name in wanted)
+    assert wanted <= names, sorted(wanted - names)
+    assert {name for name in names if name.startswith("demos/")} == {n for n in wanted if n.startswith("demos/")}
+    assert "app.py" in names

@@ -1,0 +1,28 @@
+"""The browser's ES modules fit together: every name a module imports is exported by the module it
+names (a missing one stops the whole page from starting, with no error in Python)."""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent / "static" / "js"
+EXPORTED = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|class|const|let)\s+(\w+)", re.MULTILINE)
+EXPORT_LIST = re.compile(r"^export\s*\{([^}]*)\}", re.MULTILINE)
+IMPORTED = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"([^"]+)"', re.MULTILINE)
+
+
+def exports_of(path: Path) -> set[str]:
+    source = path.read_text(encoding="utf-8")
+    names = set(EXPORTED.findall(source))
+    for group in EXPORT_LIST.findall(source):
+        names.update(part.split(" as ")[-1].strip() for part in group.split(",") if part.strip())
+    return names
+
+
+def test_every_imported_name_is_exported_by_its_module():
+    missing = []
+    for module in ROOT.rglob("*.js"):
+        for names, target in IMPORTED.findall(module.read_text(encoding="utf-8")):
+            path = (module.parent / target).resolve()
+            assert path.exists(), f"{module.relative_to(ROOT)} imports {target}, which does not exist"
+            wanted = {name.split(" as ")[0].strip() for name in names.split(",") if name.strip()}
+            missing += [f"{module.relative_to(ROOT)}: {name} from {target}" for name in wanted - exports_of(path)]
+    assert not missing, missing
