@@ -182,8 +182,10 @@ def summarise(result: dict) -> str:
              f"{names[early_leader]} was ahead on {positions(spans['early'])} by {difference('early')} bits")
     late = (f"on {positions(spans['late'])} the two were level ({difference('late')} bits apart)" if late_leader == "tie"
             else f"on {positions(spans['late'])} {names[late_leader]} was lower by {difference('late')} bits")
-    text = (f"On {result['data']['test_windows']:,} windows of test text from {documents} documents (mean over "
-            f"{len(result['seeds'])} seeds; ± one standard error over documents), {early}. From "
+    seeds = result["seeds"]
+    over = f"mean over {len(seeds)} seeds" if len(seeds) > 1 else f"seed {seeds[0]}"
+    text = (f"On {result['data']['test_windows']:,} windows of test text from {documents} documents ({over}; "
+            f"± one standard error over documents), {early}. From "
             f"{positions(spans['mid'])} to {positions(spans['late'])} {moved(transformer)} and {moved(lstm)}; "
             f"{late}.")
     gain_leader = ahead(comparison["late_gain"], lower_is_better=False)

@@ -99,11 +99,11 @@ def transformer(result: dict) -> dict:
 
 def summarize(result: dict) -> str:
     n, seeds = result["length"], result["seeds"]
-    held = "; ".join(f"width {m['width']} about {spread_text(m['digits_held'], '.1f')}" for m in lstms(result))
+    held = ", ".join(f"{spread_text(m['digits_held'], '.1f')} at width {m['width']}" for m in lstms(result))
     attention = transformer(result)
     over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
     text = (f"Trained until converged (at most {result['steps']:,} steps; {over}), with N = {n} digits: the tuned "
-            f"LSTMs held the last {held} digits, read from their accuracy as the 'remember the last k' rule that "
+            f"LSTMs held about {held} of the last digits, read from their accuracy as the 'remember the last k' rule that "
             f"scores the same. The Transformer (width {attention['width']}) scored {spread_text(attention['accuracy'])} "
             f"and holds about {spread_text(attention['digits_held'], '.1f')} of {n}.")
     ordered = lstms(result)

@@ -89,7 +89,8 @@ def summarize(result: dict) -> str:
     scores = {name: accuracies(result, name) for name in MODELS}
     per_model = "; ".join(f"{result['models'][name]} {' / '.join(format(a['mean'], '.0%') for a in scores[name])}"
                           for name in MODELS)
-    text = (f"Mean accuracy over {len(seeds)} seed{'s' * (len(seeds) > 1)} at length {' / '.join(map(str, lengths))}, "
+    over = f"Mean accuracy over {len(seeds)} seeds" if len(seeds) > 1 else f"Accuracy (seed {seeds[0]})"
+    text = (f"{over} at length {' / '.join(map(str, lengths))}, "
             f"with at most {result['budget']['steps']} steps each: {per_model} (chance {chance:.1%}).")
     helped = [n for n, tuned, plain in zip(lengths, scores["lstm-tuned"], scores["lstm"])
               if ahead(tuned, plain) and not near_chance(tuned["min"], chance, N_TEST)]

@@ -1,6 +1,7 @@
 """The demo widget in a real browser: run the slide-1 demo, watch it finish, reload and restart
 and still have it, and see bad input explained in the widget."""
 import pytest
+import torch
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PageWatch
@@ -116,3 +117,41 @@ def test_a_restarted_server_still_has_the_result(browser, tmp_path):
         page.close()
     finally:
         second.stop()
+
+
+def test_a_cached_longer_run_is_offered_beside_the_quick_one(open_page, server):
+    """When the instructor has computed a demo's longer run (`flask warm --full`), its slide offers
+    it with a button, and the same button goes back to the quick run. The cached entry here is a
+    tiny run stored under the longer run's key: what the widget must do with it is the same."""
+    from demos import DEMOS
+    from demos.runtime.params import validate
+    from demos.runtime.runner import run_demo
+    from demos.runtime.versions import code_version
+    from engine.cache import ResultCache, cache_key
+
+    dyck = DEMOS["dyck"]
+    quick = {"lengths": [20], "steps": 50, "width": 8, "seeds": 1}
+    result = run_demo(dyck, quick, lambda *args: None, torch.device("cpu"))
+    full = validate(dyck.PARAMS, dyck.FULL_PARAMS)
+    longer = {**result, "params": full, "summary": "The longer run's summary."}
+    ResultCache(server.cache_dir).put("dyck", cache_key("dyck", full, code_version(dyck.__name__)), full, longer)
+
+    page = open_page(slide_path("dyck"))
+    widget = demo(page, "dyck")
+    widget.locator(".demo-settings summary").click()
+    widget.locator('.demo-params [name="steps"]').fill("50")
+    widget.locator('.demo-params [name="width"]').fill("8")
+    widget.locator('.demo-params [name="seeds"]').fill("1")
+    widget.locator(".demo-settings summary").click()
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=120_000)
+    button = widget.locator(".demo-longer")
+    expect(button).to_have_text("Longer run")
+    quick_summary = widget.locator(".demo-summary").inner_text()
+    button.click()
+    expect(widget.locator(".demo-summary")).to_have_text("The longer run's summary.")
+    expect(button).to_have_text("Back to the quick run")
+    expect(button).to_have_attribute("aria-pressed", "true")
+    button.click()
+    expect(widget.locator(".demo-summary")).to_have_text(quick_summary)
+    expect(button).to_have_text("Longer run")

@@ -6,6 +6,7 @@ import torch
 from demos import index_lookup
 from demos.core.tasks import IndexLookup
 from demos.runtime.runner import run_demo
+from demos.shared.seeds import spread_text
 
 TINY = {"length": 8, "widths": [4, 16], "steps": 100, "seeds": 2}
 
@@ -46,4 +47,4 @@ def test_accuracy_by_distance_reads_the_asked_position_from_the_question():
 
 def test_the_summary_quotes_the_digits_each_width_held(result):
     for model in result["models"][:2]:
-        assert f"width {model['width']} about {model['digits_held']['mean']:.1f}" in result["summary"]
+        assert f"{spread_text(model['digits_held'], '.1f')} at width {model['width']}" in result["summary"]

@@ -1,5 +1,6 @@
-"""Bounded Dyck-2 in a real browser: tiny settings, Run, and the accuracy-against-length chart, the near
-misses with their edits marked, and the measured summary appear, leaving room below for the recap."""
+"""Bounded Dyck-2 in a real browser: tiny settings, Run, and the accuracy-against-length chart with its
+baselines, the near misses with their edits marked, and the measured summary appear, leaving room
+below for the recap."""
 import re
 
 from playwright.sync_api import expect
@@ -8,19 +9,19 @@ from tests.browser.widget import open_demo, run_and_wait
 
 
 def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot_path):
-    page, widget = open_demo(open_page, "dyck", lengths={20, 50}, steps=20, width=16)
+    page, widget = open_demo(open_page, "dyck", lengths={20, 50}, steps=50, width=8, seeds=1)
     run_and_wait(widget, "trained just now on cpu")
 
     chart = widget.locator(".dyck-chart.js-plotly-plot")
     expect(chart).to_have_count(1)
-    expect(chart.locator(".legend .traces")).to_have_count(3)  # LSTM, Transformer, chance
-    expect(chart.locator(".legend")).to_contain_text("LSTM")
-    expect(chart.locator(".legend")).to_contain_text("chance (50%)")
-    expect(chart.locator(".scatterlayer .point")).to_have_count(4)  # two models × two lengths
+    legend = chart.locator(".legend")
+    expect(legend.locator(".traces")).to_have_count(5)  # three models, the counting rule, chance
+    for name in ("LSTM", "1-layer Transformer", "2-layer Transformer", "counting rule (", "chance (50%)"):
+        expect(legend).to_contain_text(name)
     expect(chart.locator(".xtick text")).to_have_text(["20", "50"])
 
     misses = widget.locator(".dyck-miss")
-    expect(misses).to_have_count(4)
+    expect(misses).to_have_count(4)  # retyped, turned round, swapped, 3 deep
     for i in range(4):
         expect(misses.nth(i).locator(".dyck-edit").first).to_be_visible()  # the edit is marked
     expect(misses.first).to_contain_text("retyped")
@@ -28,8 +29,8 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     expect(misses.first).to_have_attribute("title", re.compile(r"of the test strings of length 50 were made this way"))
 
     summary = widget.locator(".demo-summary")
-    expect(summary).to_contain_text("trained 40 steps on the same batches, 20 per length")
-    expect(summary).to_contain_text("at length 20 / 50: LSTM")
+    expect(summary).to_contain_text("at length 20 / 50 (seed 0): LSTM")
+    expect(summary).to_contain_text("The counting rule scores")
 
     # The chart keeps to the top of the panel: the recap table goes below it.
     panel = widget.bounding_box()

@@ -1,17 +1,23 @@
-"""The Index Lookup slide in Chromium: the heatmaps fill in."""
-
-
+"""The Index Lookup slide in Chromium: accuracy against how far back the asked digit was, one line per
+model beside chance, and the digits each model holds as bars."""
 from playwright.sync_api import expect
 
 from tests.browser.widget import open_demo, run_and_wait
 
 
-def test_fills_the_heatmaps(open_page, screenshot_path):
-    page, widget = open_demo(open_page, "index_lookup", lengths={10, 20}, widths={16, 32}, steps=20)
+def test_draws_accuracy_by_distance_and_the_digits_held(open_page, screenshot_path):
+    page, widget = open_demo(open_page, "index_lookup", length=8, widths={4, 16}, steps=100, seeds=1)
     run_and_wait(widget, "trained just now on cpu")
-    expect(widget.locator(".js-plotly-plot")).to_have_count(1)
-    expect(widget.locator(".js-plotly-plot .heatmaplayer .hm")).to_have_count(2)  # the LSTM grid and the Transformer row
-    expect(widget.locator(".js-plotly-plot .ytick text")).to_have_text(["width 16", "width 32"])  # the LSTM grid
-    expect(widget.locator(".js-plotly-plot .y2tick text")).to_have_text(["width 64"])  # the Transformer row
-    expect(widget.locator(".demo-summary")).to_contain_text("After 20 steps each, at N = 10 / 20")
+    chart = widget.locator(".index-lookup-chart.js-plotly-plot")
+    expect(chart).to_have_count(1)
+    legend = chart.locator(".legend")
+    expect(legend.locator(".traces")).to_have_count(4)  # two LSTM widths, the Transformer, chance
+    for name in ("width 4: holds", "width 16: holds", "Transformer width 32: holds", "chance (10%)"):
+        expect(legend).to_contain_text(name)
+    expect(chart.locator(".xtick text")).to_have_text([str(d) for d in range(1, 9)])  # 1 to N back
+    expect(chart.locator(".x2tick text")).to_have_text(["w 4", "w 16", "T 32"])  # the digits-held bars
+    expect(chart.locator(".bars .point")).to_have_count(3)
+    summary = widget.locator(".demo-summary")
+    expect(summary).to_contain_text("Trained until converged (at most 100 steps; seed 0), with N = 8 digits")
+    expect(summary).to_contain_text("at width 16 of the last digits")
     page.screenshot(path=screenshot_path("slide-05-index-lookup.png"))
