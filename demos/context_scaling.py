@@ -185,16 +185,16 @@ def summarise(result: dict) -> str:
     seeds = result["seeds"]
     over = f"mean over {len(seeds)} seeds" if len(seeds) > 1 else f"seed {seeds[0]}"
     text = (f"On {result['data']['test_windows']:,} windows of test text from {documents} documents ({over}; "
-            f"± one standard error over documents), {early}. From "
-            f"{positions(spans['mid'])} to {positions(spans['late'])} {moved(transformer)} and {moved(lstm)}; "
+            f"± one standard error), {early}. From "
+            f"{positions(spans['mid'])} to {spans['late'][0]}–{spans['late'][1]} {moved(transformer)} and {moved(lstm)}; "
             f"{late}.")
     gain_leader = ahead(comparison["late_gain"], lower_is_better=False)
     text += (" Neither gained clearly more from the later context." if gain_leader == "tie" else
              f" {names[gain_leader].capitalize()} gained more from the later context ({difference('late_gain')} bits).")
     for model in (transformer, lstm):
         if model["fits_at_edge"]:
-            text += (f" {model['fits_at_edge']} of {len(result['seeds'])} fits of {names[model['kind']]} put the "
-                     f"exponent at the edge of the range tried: no power law was found there.")
+            text += (f" The {label(model['kind'])}'s fit put the exponent at the edge of the range tried "
+                     f"({model['fits_at_edge']} of {len(result['seeds'])} seeds): no power law there.")
     if result["sweep"]:
         fits = ", ".join(f"{label(family)} {fit['alpha']:.3f}" for family, fit in result["sweep"]["fits"].items())
         text += (f" Across {len(result['sweep']['points'])} sizes the fitted exponents α of L ∝ N^−α were {fits} "

@@ -175,16 +175,12 @@ def summarize(result: dict) -> str:
     models, b, seeds = result["models"], result["baselines"], result["seeds"]
     over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
     text = (f"Bits per character on the test text ({over}; lower is better): Transformer "
-            f"{spread_text(models['transformer']['test_bits'], '.2f')}, LSTM {spread_text(models['lstm']['test_bits'], '.2f')}; "
-            f"counting baselines: unigram {b['unigram']['test_bits']:.2f}, bigram {b['bigram']['test_bits']:.2f}, "
+            f"{spread_text(models['transformer']['test_bits'], '.2f')}, LSTM {spread_text(models['lstm']['test_bits'], '.2f')}, "
             f"trigram {b['trigram']['test_bits']:.2f}.")
     best = winner(result)
     text += (" Neither model was ahead with every seed." if best == "tie"
              else f" The {label(best)} was ahead with every seed.")
     text += f" The Transformer {baseline_words(result, 'transformer')}; the LSTM {baseline_words(result, 'lstm')}."
-    steps = {kind: models[kind]["best_step"] for kind in MODELS}
-    text += (f" Training stopped where the validation text said (best at steps {', '.join(map(str, steps['transformer']))} "
-             f"for the Transformer, {', '.join(map(str, steps['lstm']))} for the LSTM, at most {result['budget']['steps']}).")
     for kind in MODELS:
         copied = models[kind]["copied"]
         if copied["length"] >= result["memorised_at"]:

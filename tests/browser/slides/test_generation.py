@@ -27,7 +27,7 @@ def test_continues_the_prompt_side_by_side_and_shows_any_characters_top_5(open_p
 
     scores = demo.locator(".gen-scores.js-plotly-plot")
     expect(scores.locator(".ytick text")).to_have_text(
-        ["Transformer", "LSTM", "trigram counts", "bigram counts", "unigram counts"])
+        ["unigram counts", "bigram counts", "trigram counts", "LSTM", "Transformer"])  # bottom up
     columns = demo.locator(".gen-model")
     expect(columns).to_have_count(2)
     expect(columns.locator(".gen-name")).to_have_text(["Transformer", "LSTM"])

@@ -19,7 +19,7 @@ function fitted(fit, t) {
 
 function fitText(fit) {
   return `${fit.a.toFixed(2)} ${fit.b < 0 ? "−" : "+"} ${Math.abs(fit.b).toFixed(2)}·T^−${fit.c.toFixed(2)}`
-    + (fit.at_edge ? " (exponent at the edge: no power law)" : "");
+    + (fit.at_edge ? " (at the edge)" : "");
 }
 
 function compact(count) {
@@ -71,7 +71,7 @@ function drawPositions(chart, data) {
   }
   const ticks = [1, 2, 4, 8, 16, 32, 64, 128, 256].filter((t) => t <= data.context);
   plot(chart, traces, {
-    legend: { ...TOP_LEGEND, x: -0.2 }, // from the chart's left edge: one row
+    legend: { ...TOP_LEGEND, x: data.sweep ? -0.2 : 0 }, // half width: from the chart's left edge, to keep one row
     margin: { l: 58, r: 8, t: 40, b: 50 },
     xaxis: { type: "log", title: { text: "position T in the context", standoff: 2 }, tickvals: ticks,
              range: [-0.03, Math.log10(data.context) + 0.03], fixedrange: true },
@@ -124,13 +124,6 @@ function drawSweep(chart, sweep) {
     `fitted exponents: ${fits.join(", ") || "none yet"}; the paper's α = ${sweep.paper_alpha} drawn as a reference.`);
 }
 
-// A note where the sweep's chart would be; `command`, if given, is shown as code after the text.
-function sweepNote(box, text, command, after = "") {
-  const note = element("p", "ctx-sweep-note", text);
-  if (command) note.append(element("code", "", command), after);
-  box.replaceChildren(note);
-}
-
 // ---- below: the fitted constants and an example of the text
 
 function fitsTable(models) {
@@ -140,10 +133,10 @@ function fitsTable(models) {
     row.append(
       element("th", "ctx-fit-name", NAMES[model.kind]),
       element("td", "ctx-fit-formula", `L(T) = ${fitText(model.fit)}`),
-      element("td", "ctx-fit-rms", `rms ${model.fit.rmse.toFixed(3)} bits`),
-      element("td", "ctx-fit-params", `${thousands(model.non_embedding_parameters)} non-emb. (${compact(model.parameters)} in all)`),
+      element("td", "ctx-fit-params", `${thousands(model.non_embedding_parameters)} non-emb. params`),
     );
-    row.title = model.label;
+    row.title = `${model.label}, ${compact(model.parameters)} parameters in all: fit rms ${model.fit.rmse.toFixed(3)} bits`
+      + (model.fit.at_edge ? "; the fitted exponent sits at the edge of the range tried: no power law there" : "");
     table.append(row);
   }
   return table;
@@ -193,7 +186,8 @@ function fill(view, data) {
 
 export function render(output, result) {
   const view = build(output);
+  view.sweepBox.hidden = !result.sweep; // without the sweep, the loss curves take the whole width
   fill(view, result);
   if (result.sweep) drawSweep(view.sweepChart(), result.sweep);
-  else sweepNote(view.sweepBox, `Loss against model size (${result.sweep_models} models) is part of the longer run.`);
+  else view.footer.append(element("p", "ctx-sweep-note", `Loss against model size (${result.sweep_models} models) is part of the longer run.`));
 }

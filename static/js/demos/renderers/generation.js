@@ -58,9 +58,9 @@ function modelColumn(data, kind, view) {
   score.title = `Bits per character on the test text, mean over ${data.seeds.length} seeds`
     + ` (${model.test_bits.min.toFixed(2)} to ${model.test_bits.max.toFixed(2)})`;
   head.append(element("h3", "gen-name", model.label), score);
-  const best = model.best_step.join(", ");
   const meta = element("p", "gen-meta",
-    `${thousands(model.parameters)} parameters · best on validation at step ${best} (of at most ${data.budget.steps})`);
+    `${thousands(model.parameters)} params · best on validation at step ${model.best_step.join(", ")}`);
+  meta.title = `Each seed's model keeps the weights that scored best on the validation text (at most ${data.budget.steps} steps).`;
   const { text, buttons } = continuationText(data, kind, view);
   column.append(head, meta, text);
   column.setAttribute("aria-label", `${model.label}, ${model.test_bits.mean.toFixed(2)} bits per character on the test text`);
