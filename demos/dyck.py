@@ -136,13 +136,22 @@ def summarize(result: dict) -> str:
     over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
     text = (f"Right on fresh strings (half balanced, half near misses) at length {' / '.join(map(str, lengths))} "
             f"({over}): {per_model}. The counting rule scores {counting}, chance 50%.")
+    learned, beat, never = [], [], []
     for name in MODELS:
         solved = [n for n, a in zip(lengths, scores[name]) if a["min"] >= 0.95]
         beat_counting = [n for n, a in zip(lengths, scores[name]) if ahead(a, result["baselines"][str(n)]["counting"])]
         if solved:
-            text += f" The {result['models'][name]} learned the language (95% or more with every seed) at length {listed(solved)}."
-        elif not beat_counting:
-            text += f" The {result['models'][name]} did not beat counting with every seed at any length."
+            learned.append(f"the {result['models'][name]} at length {listed(solved)}")
+        elif beat_counting:
+            beat.append(f"the {result['models'][name]} at length {listed(beat_counting)}")
+        else:
+            never.append(f"the {result['models'][name]}")
+    if learned:
+        text += f" Learned the language (95% or more with every seed): {listed(learned)}."
+    if beat:
+        text += f" Beat counting with every seed, short of learning it: {listed(beat)}."
+    if never:
+        text += f" Not above counting with every seed at any length: {listed(never)}."
     return text
 
 

@@ -16,7 +16,7 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     expect(chart).to_have_count(1)
     legend = chart.locator(".legend")
     expect(legend.locator(".traces")).to_have_count(5)  # three models, the counting rule, chance
-    for name in ("LSTM", "1-layer Transformer", "2-layer Transformer", "counting rule (", "chance (50%)"):
+    for name in ("LSTM", "1-layer Transformer", "2-layer Transformer", "counting (", "chance (50%)"):
         expect(legend).to_contain_text(name)
     expect(chart.locator(".xtick text")).to_have_text(["20", "50"])
 

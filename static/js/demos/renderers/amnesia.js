@@ -2,7 +2,7 @@
 // probabilities, then accuracy on fresh strings against chance, and the loss curves.
 import { chartElement, modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
-import { element, percent, thousands, TOP_LEGEND } from "./shared/common.js";
+import { element, percent, seedCount, thousands, TOP_LEGEND } from "./shared/common.js";
 
 const ORDER = ["lstm-tuned", "transformer"];
 const SHOWN_LETTERS = 24; // a longer test string is shown with its middle left out
@@ -84,7 +84,7 @@ function drawResult(chart, result) {
     showlegend: false,
     xaxis: "x2",
     yaxis: "y2",
-    hovertemplate: `%{x}: %{y:.1%} right, mean of ${result.seeds.length} seeds<extra></extra>`,
+    hovertemplate: `%{x}: %{y:.1%} right, mean of ${seedCount(result.seeds)}<extra></extra>`,
   };
   const chance = {
     type: "scatter",
@@ -101,7 +101,7 @@ function drawResult(chart, result) {
     ...LOSS_LAYOUT,
     xaxis2: { domain: [0, 0.36], anchor: "y2" },
     xaxis3: { domain: [0, 0.36], anchor: "y2", overlaying: "x2", range: [-0.5, ORDER.length - 0.5], visible: false },
-    yaxis2: { anchor: "x2", range: [0, 1.15], tickformat: ".0%", title: { text: `right, of ${thousands(result.n_test)} (${result.seeds.length} seeds)` } },
+    yaxis2: { anchor: "x2", range: [0, 1.15], tickformat: ".0%", title: { text: `right (${seedCount(result.seeds)})` } },
   });
 }
 

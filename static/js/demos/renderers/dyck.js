@@ -5,7 +5,7 @@
 import { chartElement, modelColors } from "../charts.js";
 import { renderRecap } from "../recap.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
-import { element, percent, thousands } from "./shared/common.js";
+import { element, percent, seedCount, thousands } from "./shared/common.js";
 
 const KIND_NAMES = {
   balanced: "balanced", retype: "retyped", flip: "turned round", swap: "swapped", deepen: "3 deep",
@@ -27,13 +27,14 @@ function drawChart(chart, data) {
     markers: { lstm: "diamond", transformer: "circle", "transformer-2": "square" }, // shape as well as colour
     dashed: ["transformer"],
     baselines: [
-      { name: `counting rule (${percent(counting.at(-1))})`, y: counting, color: colors.baseline, dash: "dashdot" },
+      { name: `counting (${percent(counting.at(-1))})`, y: counting, color: colors.baseline, dash: "dashdot" },
       { name: "chance (50%)", y: data.lengths.map(() => data.chance), color: colors.chance },
     ],
     hover: byKind,
     xTitle: "string length",
-    yTitle: `accuracy (${data.seeds.length} seeds)`,
-    margin: { l: 76, r: 10, t: 64, b: 52 },
+    yTitle: `accuracy (${seedCount(data.seeds)})`,
+    legend: { orientation: "v", x: 1.02, y: 1, xanchor: "left", yanchor: "top", font: { size: 14 } }, // beside the plot
+    margin: { l: 64, r: 170, t: 12, b: 52 },
   });
 }
 

@@ -6,7 +6,7 @@
 // Replay grows the texts again, one character at a time.
 import { chartElement, modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
-import { element, percent, thousands } from "./shared/common.js";
+import { element, percent, seedCount, thousands } from "./shared/common.js";
 
 const MODELS = ["transformer", "lstm"];
 const REPLAY_MS = 120; // between characters when replaying: slow enough to follow the bars
@@ -55,7 +55,7 @@ function modelColumn(data, kind, view) {
   const score = element("span", "gen-ppl");
   score.append(element("span", "gen-ppl-label", "test "),
     element("span", "gen-ppl-value", model.test_bits.mean.toFixed(2)), element("span", "gen-ppl-label", " bits/char"));
-  score.title = `Bits per character on the test text, mean over ${data.seeds.length} seeds`
+  score.title = `Bits per character on the test text, mean over ${seedCount(data.seeds)}`
     + ` (${model.test_bits.min.toFixed(2)} to ${model.test_bits.max.toFixed(2)})`;
   head.append(element("h3", "gen-name", model.label), score);
   const meta = element("p", "gen-meta",

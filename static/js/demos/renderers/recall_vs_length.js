@@ -2,7 +2,7 @@
 // the mean over the seeds, with each point's range over the seeds, and chance.
 import { modelColors } from "../charts.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
-import { chartIn, percent } from "./shared/common.js";
+import { chartIn, percent, seedCount } from "./shared/common.js";
 
 function draw(chart, data) {
   const colors = modelColors();
@@ -13,7 +13,7 @@ function draw(chart, data) {
     dashed: ["lstm"],
     baselines: [{ name: `chance (${percent(data.chance, 1)})`, y: data.lengths.map(() => data.chance), color: colors.chance }],
     xTitle: "string length (letters)",
-    yTitle: `right on fresh strings (${data.seeds.length} seeds)`,
+    yTitle: `right on fresh strings (${seedCount(data.seeds)})`,
     margin: { l: 76, r: 10, t: 44, b: 56 },
   });
 }

@@ -19,10 +19,10 @@ export function seedRange(stats, color) {
 }
 
 // `style`: order (the models, in legend order), colors and markers (per model), dashed (models drawn
-// dashed), baselines ([{name, y (one per length), color, dash}]), xTitle, yTitle, margin, and
-// hover(point): more lines for a point's tooltip.
+// dashed), baselines ([{name, y (one per length), color, dash}]), xTitle, yTitle, margin, legend
+// (changes to the legend above the chart), and hover(point): more lines for a point's tooltip.
 export function plotAccuracyByLength(chart, data, style) {
-  const { order, colors, markers, dashed = [], baselines = [], hover, xTitle, yTitle, margin } = style;
+  const { order, colors, markers, dashed = [], baselines = [], hover, xTitle, yTitle, margin, legend } = style;
   const lengths = data.lengths.map(String);
   const seeds = data.seeds?.length ?? 1;
   const lines = order.map((name) => {
@@ -55,7 +55,7 @@ export function plotAccuracyByLength(chart, data, style) {
   plot(chart, [...lines, ...references], {
     xaxis: { type: "category", categoryorder: "array", categoryarray: lengths, title: { text: xTitle, standoff: 4 } },
     yaxis: { range: [-0.04, 1.08], tickformat: ".0%", title: { text: yTitle, standoff: 4 } },
-    legend: TOP_LEGEND,
+    legend: { ...TOP_LEGEND, ...legend },
     margin,
   });
 }

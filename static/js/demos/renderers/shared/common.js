@@ -14,6 +14,11 @@ export function percent(fraction, digits = 0) {
   return `${(fraction * 100).toFixed(digits)}%`;
 }
 
+// "1 seed", "3 seeds": how many seeds a mean is over.
+export function seedCount(seeds) {
+  return seeds.length === 1 ? "1 seed" : `${seeds.length} seeds`;
+}
+
 export function thousands(number) {
   return number.toLocaleString("en-GB");
 }
