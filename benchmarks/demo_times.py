@@ -14,7 +14,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from demos import DEMOS
 from engine import Engine
 from slides import load_deck
 
