@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from app import create_app
 from slides import load_deck
 from tests.test_slides import LECTURE
 
@@ -75,9 +76,18 @@ def test_every_response_carries_a_self_only_content_security_policy(client, path
         assert "http" not in sources and "*" not in sources
 
 
-def test_speaker_notes_are_in_the_page_but_hidden_from_the_audience(client):
-    html = client.get("/slides/3").get_data(as_text=True)
-    assert re.search(r'<aside class="notes" hidden>\s*<p>\S', html)
+def test_speaker_notes_reach_the_instructor_only(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "INSTRUCTOR_TOKEN": "s3cret"})
+    client = app.test_client()
+    deck = load_deck(ROOT / "slides")
+    a_note = re.sub(r"<[^>]+>", "", deck[2].notes_html).split(".")[0]
+    for path in [f"/slides/{n}" for n in range(1, 14)] + ["/presenter"]:
+        assert a_note not in client.get(path).get_data(as_text=True), f"{path} carries speaker notes"
+    refused = client.get("/api/notes")
+    assert refused.status_code == 403 and "instructor" in refused.get_json()["error"]
+    assert client.get("/api/notes", headers={"X-Instructor-Token": "guess"}).status_code == 403
+    notes = client.get("/api/notes", headers={"X-Instructor-Token": "s3cret"}).get_json()["notes"]
+    assert len(notes) == 13 and notes["3"] == deck[2].notes_html
 
 
 class AssetLinks(HTMLParser):

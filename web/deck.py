@@ -7,6 +7,8 @@ from flask import Blueprint, Flask, abort, current_app, jsonify, render_template
 from demos import DEMOS
 from slides import DeckCache, Slide
 from web.assets import gzip_bytes, gzipped_response
+from web.auth import is_instructor
+from web.jsonio import json_error
 
 bp = Blueprint("deck", __name__)
 
@@ -67,6 +69,15 @@ def presenter():
     """The lecturer's window: notes, next slide, clock and timer, the demo's status."""
     deck = get_deck()
     return render_template("deck/presenter.html", deck=deck)
+
+
+@bp.get("/api/notes")
+def api_notes():
+    """Every slide's speaker notes (HTML from our own Markdown), for the presenter view: the
+    instructor only, so no student page or request carries them."""
+    if not is_instructor():
+        return json_error(403, "Speaker notes are for the instructor: send the instructor token.")
+    return jsonify(notes={str(s.n): s.notes_html for s in get_deck()})
 
 
 @bp.get("/api/slides")

@@ -1,6 +1,6 @@
 """`flask --app app export OUTDIR`: a static copy of the lecture that needs no Python.
 
-It holds every slide and its notes, the assets, Plotly, and the cached default result of
+It holds every slide (without the speaker notes), the assets, Plotly, and the cached default result of
 every demo frozen as JSON (in `results/`, and inside the page so it opens from disk). A
 static host or a CDN can serve it to any number of students; live runs stay on the
 lecturer's server. It opens at `index.html`; slides are `index.html#/n`.

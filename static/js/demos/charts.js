@@ -8,6 +8,12 @@ export function modelColors() {
   return Object.fromEntries(MODELS.map((name) => [name, style.getPropertyValue(`--color-${name}`).trim()]));
 }
 
+// The same colours as text: darker shades that keep 4.5:1 contrast on the page.
+export function textColors() {
+  const style = getComputedStyle(document.documentElement);
+  return Object.fromEntries(MODELS.map((name) => [name, style.getPropertyValue(`--text-${name}`).trim() || undefined]));
+}
+
 const BASE_LAYOUT = {
   font: { family: "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif", size: 16, color: "#16181d" },
   margin: { l: 64, r: 16, t: 36, b: 56 },
@@ -17,12 +23,47 @@ const BASE_LAYOUT = {
   hoverlabel: { font: { size: 16 } },
 };
 
-const CONFIG = { displaylogo: false, responsive: true, modeBarButtonsToRemove: ["lasso2d", "select2d"] };
+// No toolbar (it covered legends and its buttons were unreachable by keyboard), and none of
+// Plotly's links to its cloud service ("Edit in Chart Studio", "Share"): nothing leaves the room.
+export const CONFIG = {
+  displayModeBar: false,
+  displaylogo: false,
+  showLink: false,
+  showSendToCloud: false,
+  showEditInChartStudio: false,
+  responsive: true,
+};
 
-// Draw (or redraw in place) a chart into `element`.
+// Draw (or redraw in place) a chart into `element`, and give it a text alternative.
 export function plot(element, traces, layout = {}) {
   const merged = { ...BASE_LAYOUT, ...layout, font: { ...BASE_LAYOUT.font, ...layout.font } };
-  return window.Plotly.react(element, traces, merged, CONFIG);
+  const drawn = window.Plotly.react(element, traces, merged, CONFIG);
+  describeChart(element, traces, merged);
+  return drawn;
+}
+
+function axisTitle(axis) {
+  const title = axis?.title;
+  return typeof title === "string" ? title : title?.text ?? "";
+}
+
+// A chart is an image to a screen reader: its label names what is plotted (a renderer may have
+// set a more precise one), and the demo's summary, the measured result in words, describes it.
+function describeChart(element, traces, layout) {
+  element.setAttribute("role", "img");
+  const labelled = element.hasAttribute("aria-label") && !("autoLabel" in element.dataset);
+  if (!labelled) { // a label the renderer set is kept
+    const names = [...new Set(traces.filter((t) => t.name && t.showlegend !== false).map((t) => t.name))];
+    const axes = [axisTitle(layout.yaxis), axisTitle(layout.xaxis)].filter(Boolean);
+    const what = axes.length === 2 ? `${axes[0]} against ${axes[1]}` : axes[0] ?? "Chart";
+    element.setAttribute("aria-label", `${what}${names.length ? `: ${names.join(", ")}` : ""}.`);
+    element.dataset.autoLabel = "";
+  }
+  const summary = element.closest(".demo")?.querySelector(".demo-summary");
+  if (summary) {
+    summary.id ||= `${element.closest(".slide")?.id ?? "demo"}-summary`;
+    element.setAttribute("aria-describedby", summary.id);
+  }
 }
 
 // Plotly draws into a hidden slide at the wrong size: redraw at the right one when it is shown.

@@ -1,7 +1,7 @@
 // The last slide's recap: one row per test the deck ran, from the server's cached results
 // (or, in a static copy, from the results frozen into the page). Who won, by how much, where.
 import { getJSON } from "./api.js";
-import { modelColors } from "./charts.js";
+import { textColors } from "./charts.js";
 import { element } from "./renderers/shared/common.js";
 
 async function recapRows() {
@@ -20,7 +20,7 @@ function row(data) {
     return tr;
   }
   const winner = element("td", "recap-winner", data.winner_label);
-  const color = modelColors()[data.winner];
+  const color = textColors()[data.winner];
   if (color) winner.style.setProperty("--winner", color);
   winner.dataset.winner = data.winner;
   tr.append(winner, element("td", "recap-detail", data.detail + (data.longer_run ? " (longer run)" : "")));

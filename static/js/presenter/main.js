@@ -3,6 +3,7 @@
 import { openChannel } from "../deck/channel.js";
 import { GoTo } from "../deck/goto.js";
 import { Keyboard } from "../deck/keyboard.js";
+import { getJSON } from "../demos/api.js";
 import { Timer } from "./timer.js";
 
 class PresenterView {
@@ -19,9 +20,44 @@ class PresenterView {
     this.demoName = root.querySelector(".presenter-demo-name");
     this.demoStatus = root.querySelector(".presenter-demo-status");
     this.demoProgress = root.querySelector(".presenter-demo-progress");
+    this.notesHtml = null; // slide number -> its notes, once the server has given them
+    this.notesMessage = "Loading the speaker notes…";
     this.channel = openChannel(this.onMessage.bind(this));
     this.channel.postMessage({ type: "hello" }); // the slides window answers with where it is
     this.show(1);
+    this.loadNotes(root.dataset.notesUrl);
+  }
+
+  // The notes are not in any page: the server gives them to the instructor (this machine, or a
+  // browser holding the instructor token) and refuses everyone else.
+  async loadNotes(url) {
+    if (!url) {
+      this.notesMessage = "Speaker notes are not part of this copy of the lecture.";
+    } else {
+      try {
+        this.notesHtml = (await getJSON(url)).body.notes;
+      } catch (error) {
+        this.notesMessage = error.status === 403
+          ? "Speaker notes are for the instructor: enter the instructor token in the slides window (press I there), then reload."
+          : `The speaker notes could not be loaded: ${error.message}`;
+      }
+    }
+    this.showNotes();
+  }
+
+  showNotes() {
+    const html = this.notesHtml?.[String(this.n)];
+    if (html === undefined) {
+      const message = document.createElement("p");
+      message.className = "presenter-notes-missing";
+      message.textContent = this.notesMessage;
+      this.notes.replaceChildren(message);
+      return;
+    }
+    // Our own notes, rendered from the slide files' Markdown on the server.
+    const parsed = new DOMParser().parseFromString(html, "text/html");
+    this.notes.replaceChildren(...parsed.body.childNodes);
+    this.notes.scrollTop = 0;
   }
 
   // The same surface as the Deck, so the key map and the go-to prompt work here too.
@@ -43,7 +79,7 @@ class PresenterView {
     this.position.textContent = String(n);
     this.title.textContent = slide.dataset.title;
     this.demoName.textContent = slide.dataset.demo;
-    this.notes.replaceChildren(...slide.querySelector(".presenter-slide-notes").cloneNode(true).childNodes);
+    this.showNotes();
     const next = this.slides[n];
     if (next) {
       const heading = document.createElement("h3");

@@ -1,6 +1,6 @@
 // The Amnesia Test: an unseen test string and each model's answer with its top-3
 // probabilities, then accuracy on fresh strings against chance, and the loss curves.
-import { chartElement, modelColors, plot } from "../charts.js";
+import { chartElement, modelColors, plot, textColors } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { element, percent, seedCount, thousands, TOP_LEGEND } from "./shared/common.js";
 
@@ -29,7 +29,7 @@ function answers(result) {
     const right = model.prediction === result.target;
     const item = element("li", "amnesia-answer");
     const label = element("span", "amnesia-model", model.label);
-    label.style.color = colors[name];
+    label.style.color = textColors()[name];
     const top = model.top.map((t) => `${t.answer} ${percent(t.probability)}`).join(" · ");
     item.append(label, element("span", "amnesia-prediction", `says ${model.prediction}`),
       element("span", right ? "amnesia-verdict amnesia-right" : "amnesia-verdict amnesia-wrong", right ? "right" : "wrong"),
