@@ -21,8 +21,20 @@ def server(tmp_path_factory):
     live.stop()
 
 
+def test_a_student_opening_the_presenter_view_gets_no_notes(browser, server):
+    context = browser.new_context()
+    try:
+        student = context.new_page()
+        student.goto(server.url + "/presenter")
+        expect(student.locator(".presenter-notes")).to_contain_text("Speaker notes are for the instructor")
+        assert "gradient" not in student.content()
+    finally:
+        context.close()
+
+
 def test_the_presenter_view_shows_notes_and_next_slide_and_moves_with_the_deck(open_page):
     page = open_page(slide_path("signal_decay"))
+    page.evaluate("token => localStorage.setItem('great-shift-instructor-token', token)", TOKEN)
     with page.expect_popup() as popup:
         page.keyboard.press("s")
     presenter = popup.value
@@ -71,8 +83,7 @@ def lead_the_class(page):
     expect(page.locator(".instructor-status")).to_have_text("This browser is recognised as the instructor.")
     page.locator(".instructor-follow").check()
     expect(page.locator(".instructor-message")).to_contain_text("Follow mode is on")
-    page.keyboard.press("Escape")  # leaves the token field
-    page.keyboard.press("Escape")  # closes the panel
+    page.keyboard.press("Escape")  # closes the panel, even from its token field
     expect(page.locator(".instructor")).to_be_hidden()
 
 

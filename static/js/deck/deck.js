@@ -26,9 +26,13 @@ export class Deck extends EventTarget {
     const index = Math.min(Math.max(Math.round(n), 1), this.total) - 1;
     if (Number.isNaN(index) || index === this.index) return;
     const previous = this.current;
+    // The focus goes with the slide (a screen reader then reads its title), unless it is elsewhere.
+    const focused = document.activeElement;
+    const followFocus = !focused || focused === document.body || previous.contains(focused);
     this.index = index;
     previous.hidden = true;
     this.current.hidden = false;
+    if (followFocus) this.current.focus({ preventScroll: true });
     document.title = `${this.current.dataset.title} · ${this.siteTitle}`;
     if (push) history.pushState({ n: this.n }, "", this.current.dataset.url);
     this.dispatchEvent(new CustomEvent("slidechange", { detail: { n: this.n, slide: this.current, previous } }));

@@ -1,13 +1,15 @@
 // The help overlay, generated from the key map.
+import { Dialog } from "./dialog.js";
 import { KEYMAP, keyLabel } from "./keyboard.js";
 
 export class Help {
   constructor(deck) {
     this.element = deck.root.querySelector(".help");
+    this.dialog = new Dialog(this.element);
     this.render();
   }
 
-  get isOpen() { return !this.element.hidden; }
+  get isOpen() { return this.dialog.isOpen; }
 
   render() {
     const body = this.element.querySelector("tbody");
@@ -27,10 +29,11 @@ export class Help {
     }));
   }
 
-  toggle() { this.element.hidden = !this.element.hidden; }
+  toggle() { this.dialog.toggle(); }
 
   onKey(name) {
-    if (name === "?" || name === "Escape") this.toggle();
-    return true; // while the list is open, no other key acts
+    if (name !== "?" && name !== "Escape") return false; // Tab and the rest do what they do
+    this.toggle();
+    return true;
   }
 }

@@ -1,11 +1,13 @@
 // I opens the instructor panel: the token (kept in this browser), warm every demo, and follow mode.
 import { getJSON, instructorToken, warmAllDemos } from "../demos/api.js";
+import { Dialog } from "./dialog.js";
 
 export class InstructorPanel {
   constructor(deck, follow) {
     this.deck = deck;
     this.follow = follow;
     this.element = deck.root.querySelector(".instructor");
+    this.dialog = new Dialog(this.element);
     this.statusUrl = deck.root.dataset.instructorUrl;
     this.warmUrl = deck.root.dataset.warmUrl;
     this.form = this.element.querySelector(".instructor-form");
@@ -25,16 +27,17 @@ export class InstructorPanel {
     this.warmButton.addEventListener("click", this.onWarm);
   }
 
-  get isOpen() { return !this.element.hidden; }
+  get isOpen() { return this.dialog.isOpen; }
 
   toggle() {
-    this.element.hidden = !this.element.hidden;
     if (this.isOpen) {
-      this.followBox.checked = this.follow.leading;
-      this.message.textContent = "";
-      this.check();
-      this.tokenInput.focus();
+      this.dialog.close();
+      return;
     }
+    this.followBox.checked = this.follow.leading;
+    this.message.textContent = "";
+    this.check();
+    this.dialog.open(this.tokenInput);
   }
 
   async save() {
@@ -79,7 +82,8 @@ export class InstructorPanel {
   }
 
   onKey(name) {
-    if (name === "Escape" || name === "I") this.toggle();
+    if (name !== "Escape" && name !== "I") return false; // Tab, Space and Enter work on the panel's controls
+    this.toggle();
     return true;
   }
 }

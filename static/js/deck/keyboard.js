@@ -36,8 +36,19 @@ function isTyping(target) {
   return Boolean(target.closest?.("input, textarea, select, [contenteditable='true']"));
 }
 
+// A focused button, link or disclosure keeps Space and Enter (they press it), and a control of a
+// demo keeps the arrow keys; the deck moves only when the focus is elsewhere.
+const PRESSABLE = "button, a[href], summary, [role='button']";
+const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
+
+function keepsItsKey(target, name) {
+  if ((name === "Space" || name === "Enter") && target.closest?.(PRESSABLE)) return true;
+  return ARROWS.includes(name) && Boolean(target.closest?.(".demo") && target.closest(`${PRESSABLE}, input, select`));
+}
+
 export class Keyboard {
-  // `actions` maps each KEYMAP action to a function; `modals` get keys first while open.
+  // `actions` maps each KEYMAP action to a function; `modals` get keys first while open (their
+  // onKey returns true for a key it handled).
   constructor(actions, modals) {
     this.actions = actions;
     this.modals = modals;
@@ -48,20 +59,34 @@ export class Keyboard {
 
   onKeyDown(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-    if (isTyping(event.target)) {
-      if (event.key === "Escape") event.target.blur(); // a way back to the deck
-      return;
-    }
     const name = keyName(event);
+    const typing = isTyping(event.target);
     const modal = this.modals.find((m) => m.isOpen);
-    if (modal) {
-      if (modal.onKey(name, event)) event.preventDefault();
+    if (modal) { // Esc leaves a dialog even from its text field
+      if ((!typing || name === "Escape") && modal.onKey(name, event)) event.preventDefault();
       return;
     }
+    if (name === "Escape" && closeSettings(event.target)) {
+      event.preventDefault();
+      return;
+    }
+    if (typing) {
+      if (name === "Escape") event.target.blur(); // a way back to the deck
+      return;
+    }
+    if (keepsItsKey(event.target, name)) return;
     const action = this.bindings.get(name);
     if (!action || !this.actions[action]) return; // a window may offer only some actions
-    // A focused button would treat Space as a click; the presenter meant "next slide".
     event.preventDefault();
     this.actions[action]();
   }
+}
+
+// Esc inside an open Settings panel closes it and puts the focus back on its toggle.
+function closeSettings(target) {
+  const settings = target.closest?.("details[open]");
+  if (!settings) return false;
+  settings.open = false;
+  settings.querySelector("summary").focus();
+  return true;
 }

@@ -1,4 +1,5 @@
 // The overview grid of all slides: click a card, or move with the arrows and press Enter.
+import { Dialog } from "./dialog.js";
 
 const COLUMNS = 5; // matches the grid in deck.css on wide screens
 
@@ -6,24 +7,25 @@ export class Overview {
   constructor(deck) {
     this.deck = deck;
     this.element = deck.root.querySelector(".overview");
+    this.dialog = new Dialog(this.element);
     this.cards = [...this.element.querySelectorAll(".overview-card")];
     this.selected = 0;
     this.onClick = this.onClick.bind(this);
     this.element.addEventListener("click", this.onClick);
   }
 
-  get isOpen() { return !this.element.hidden; }
+  get isOpen() { return this.dialog.isOpen; }
 
   open() {
-    this.element.hidden = false;
     this.cards.forEach((card, i) => {
       if (i === this.deck.index) card.setAttribute("aria-current", "page");
       else card.removeAttribute("aria-current");
     });
+    this.dialog.open(this.cards[this.deck.index]);
     this.select(this.deck.index);
   }
 
-  close() { this.element.hidden = true; }
+  close() { this.dialog.close(); }
 
   toggle() { if (this.isOpen) this.close(); else this.open(); }
 
@@ -35,6 +37,7 @@ export class Overview {
   jump(index) {
     this.close();
     this.deck.goTo(index + 1);
+    this.deck.current.focus(); // on the slide just opened, not back on the old one
   }
 
   onClick(event) {
@@ -51,6 +54,7 @@ export class Overview {
     else if (name === "Escape" || name === "O") this.close();
     else if (name === "Home") this.select(0);
     else if (name === "End") this.select(this.cards.length - 1);
+    else return false; // Tab moves between the cards as usual
     return true;
   }
 }

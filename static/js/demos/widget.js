@@ -76,6 +76,10 @@ export class DemoWidget {
     this.form.addEventListener("submit", this.onSubmit);
     this.form.addEventListener("reset", this.onReset);
     element.querySelector(".demo-toolbar").addEventListener("keydown", this.onToolbarKey);
+    // Settings opened: the focus goes to its first field (unless a field there has it already).
+    this.settings.addEventListener("toggle", () => {
+      if (this.settings.open && !this.form.contains(document.activeElement)) this.form.querySelector("input, select, button")?.focus();
+    });
   }
 
   readParams() {

@@ -157,6 +157,8 @@ function build(output, data) {
   const decoding = element("span", "gen-decoding", how);
   stepbar.append(element("span", "gen-step-name", "Character"), slider, label, decoding, replay);
   const tops = element("div", "gen-tops");
+  tops.tabIndex = 0; // it scrolls when the texts are long: the keyboard must reach it
+  tops.setAttribute("aria-label", "Each model's top 5 candidates for the chosen character");
   const scores = chartElement(box, "demo-chart gen-scores");
   box.append(columns, stepbar, tops);
   output.append(box);
