@@ -3,7 +3,8 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import api, assets, cli, deck, engine, errors, export, follow, headers, health, links, logs, recap
+from web import (api, assets, cli, compression, deck, engine, errors, export, follow, headers, health, links, logs,
+                 recap, static_assets)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -30,6 +31,8 @@ def create_app(config: dict | None = None) -> Flask:
     headers.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
+    static_assets.init_app(app)
+    compression.init_app(app)
     links.init_app(app)
     deck.init_app(app)
     api.init_app(app)

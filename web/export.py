@@ -16,12 +16,10 @@ from flask.cli import with_appcontext
 
 from demos import DEMOS
 from web.assets import plotly_js
-from web.bundle import bundle
 from web.deck import get_deck
 from web.engine import get_engine
 from web.recap import build_recap
-
-ENTRY_POINTS = {"js/main.bundle.js": "js/main.js", "js/presenter.bundle.js": "js/presenter/main.js"}
+from web.static_assets import ENTRY_POINTS, get_assets
 
 
 FULL = "@full"  # a demo's longer run is frozen as "<demo>@full"
@@ -60,8 +58,8 @@ def write_export(outdir: Path) -> dict:
     frozen, missing = frozen_results([slide.demo for slide in deck])
     static_dir = Path(current_app.static_folder)
     shutil.copytree(static_dir, outdir / "static", dirs_exist_ok=True)
-    for bundle_name, entry in ENTRY_POINTS.items():
-        (outdir / "static" / bundle_name).write_text(bundle(static_dir / entry, static_dir), encoding="utf-8")
+    for bundle_name in ENTRY_POINTS:
+        (outdir / "static" / bundle_name).write_bytes(get_assets().get(bundle_name).raw)
     (outdir / "vendor").mkdir(parents=True, exist_ok=True)
     (outdir / "vendor" / "plotly.min.js").write_bytes(plotly_js()[0])
     for name, html in render_pages(deck, frozen).items():

@@ -3,6 +3,7 @@
 from flask import Flask, g, url_for
 
 from web.assets import plotly_version
+from web.static_assets import hashed_name
 
 
 def exporting() -> bool:
@@ -10,7 +11,8 @@ def exporting() -> bool:
 
 
 def static_url(filename: str) -> str:
-    return f"static/{filename}" if exporting() else url_for("static", filename=filename)
+    """A file of static/ (or a script bundle): at a content-hashed URL when served, a relative path in an export."""
+    return f"static/{filename}" if exporting() else url_for("static_assets.asset", hashed=hashed_name(filename))
 
 
 def slide_url(n: int) -> str:

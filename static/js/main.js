@@ -13,6 +13,7 @@ import { Print } from "./deck/print.js";
 import { Progress } from "./deck/progress.js";
 import { Scale } from "./deck/scale.js";
 import { Touch } from "./deck/touch.js";
+import { loadPlotly } from "./demos/charts.js";
 import { startDemos } from "./demos/index.js";
 
 const deck = new Deck(document.getElementById("deck"));
@@ -54,3 +55,6 @@ deck.root.addEventListener("click", (event) => {
 });
 
 window.greatShift = { deck, demos, follow }; // for the browser console and the tests
+
+// Once the page is up, fetch the chart library in the background, ready for the first chart.
+window.addEventListener("load", () => setTimeout(() => loadPlotly().catch(() => {}), 0), { once: true });

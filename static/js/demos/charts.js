@@ -34,12 +34,32 @@ export const CONFIG = {
   responsive: true,
 };
 
-// Draw (or redraw in place) a chart into `element`, and give it a text alternative.
+// Plotly (1.5 MB gzipped) is not in the page: it loads after the first slide is shown, or when the
+// first chart needs it, so neither the first paint nor moving between slides ever waits for it.
+let plotlyLoading = null;
+
+export function loadPlotly() {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  plotlyLoading ??= new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = document.body.dataset.plotlyUrl;
+    script.onload = () => resolve(window.Plotly);
+    script.onerror = () => {
+      plotlyLoading = null; // the next chart tries again
+      reject(new Error("The chart library could not be loaded: check the connection and press Run again."));
+    };
+    document.head.append(script);
+  });
+  return plotlyLoading;
+}
+
+// Draw (or redraw in place) a chart into `element`, and give it a text alternative. Returns a
+// promise when Plotly is still loading.
 export function plot(element, traces, layout = {}) {
   const merged = { ...BASE_LAYOUT, ...layout, font: { ...BASE_LAYOUT.font, ...layout.font } };
-  const drawn = window.Plotly.react(element, traces, merged, CONFIG);
   describeChart(element, traces, merged);
-  return drawn;
+  if (window.Plotly) return window.Plotly.react(element, traces, merged, CONFIG);
+  return loadPlotly().then((Plotly) => Plotly.react(element, traces, merged, CONFIG));
 }
 
 function axisTitle(axis) {
@@ -68,6 +88,7 @@ function describeChart(element, traces, layout) {
 
 // Plotly draws into a hidden slide at the wrong size: redraw at the right one when it is shown.
 export function resizeCharts(container) {
+  if (!window.Plotly) return; // nothing drawn yet
   for (const chart of container.querySelectorAll(".js-plotly-plot")) window.Plotly.Plots.resize(chart);
 }
 

@@ -1,0 +1,111 @@
+"""Our own CSS, images and JavaScript, served the way a phone on lecture-hall Wi-Fi needs them:
+
+- the JavaScript as one file per page: the ES modules in `static/js/` bundled (web/bundle.py), so
+  a page asks for one script instead of a chain of modules, each found only once its importer
+  has arrived;
+- every file at a URL that carries a hash of its content (`/assets/css/deck.3f2a91c0b7d4.css`),
+  cached by browsers for a year as immutable: a repeat visit asks the server for none of them,
+  and an edited file gets a new URL;
+- gzipped for browsers that accept it (all do).
+
+Each file is read, bundled, hashed and compressed once per process (again after an edit when the
+app runs in debug mode).
+"""
+import hashlib
+import mimetypes
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Blueprint, Flask, abort, current_app, request
+
+from web.assets import ONE_YEAR, gzip_bytes, gzipped_response
+from web.bundle import bundle
+
+bp = Blueprint("static_assets", __name__)
+
+# A page's script: the bundle of its entry module. `flask export` writes the same bundles.
+ENTRY_POINTS = {"js/main.bundle.js": "js/main.js", "js/presenter.bundle.js": "js/presenter/main.js"}
+HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{12})(?P<suffix>\.[a-z0-9]+)$")
+
+
+@dataclass(frozen=True)
+class Asset:
+    raw: bytes
+    gzipped: bytes
+    mimetype: str
+    digest: str
+    stamp: float  # newest modification time of the files it was made from
+
+
+class Assets:
+    def __init__(self, static_dir: Path):
+        self.static_dir = static_dir
+        self.built: dict[str, Asset] = {}
+        self.lock = threading.Lock()
+
+    def sources(self, name: str) -> list[Path]:
+        if name in ENTRY_POINTS:  # a bundle depends on every module (a cheap, safe over-estimate)
+            return sorted((self.static_dir / "js").rglob("*.js"))
+        return [self.static_dir / name]
+
+    def get(self, name: str, check_for_edits: bool = False) -> Asset:
+        asset = self.built.get(name)
+        if asset is not None and not (check_for_edits and self.newest(name) > asset.stamp):
+            return asset
+        with self.lock:
+            asset = self.build(name)
+            self.built[name] = asset
+            return asset
+
+    def newest(self, name: str) -> float:
+        return max(path.stat().st_mtime for path in self.sources(name))
+
+    def build(self, name: str) -> Asset:
+        path = self.static_dir / name
+        if name in ENTRY_POINTS:
+            raw = bundle(self.static_dir / ENTRY_POINTS[name], self.static_dir).encode()
+        elif path.resolve().is_relative_to(self.static_dir.resolve()) and path.is_file():
+            raw = path.read_bytes()
+        else:
+            raise FileNotFoundError(name)
+        mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        return Asset(raw, gzip_bytes(raw), mimetype, hashlib.sha256(raw).hexdigest()[:12], self.newest(name))
+
+
+def get_assets() -> Assets:
+    return current_app.extensions["static_assets"]
+
+
+def hashed_name(name: str) -> str:
+    """`css/deck.css` → `css/deck.<hash of its content>.css`."""
+    digest = get_assets().get(name, current_app.debug).digest
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}.{digest}.{suffix}"
+
+
+@bp.get("/assets/<path:hashed>")
+def asset(hashed: str):
+    match = HASHED.match(hashed)
+    if not match:
+        abort(404)
+    name = match["stem"] + match["suffix"]
+    try:
+        found = get_assets().get(name, current_app.debug)
+    except (FileNotFoundError, OSError):
+        abort(404)
+    response = gzipped_response(found.raw, found.gzipped, found.mimetype)
+    if match["digest"] == found.digest:
+        response.cache_control.public = True
+        response.cache_control.max_age = ONE_YEAR
+        response.cache_control.immutable = True
+    else:  # a page from before an edit: the file as it is now, not to be kept
+        response.cache_control.no_cache = True
+    response.set_etag(f"{found.digest}-{response.headers.get('Content-Encoding', 'raw')}")
+    return response.make_conditional(request)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["static_assets"] = Assets(Path(app.static_folder))
+    app.register_blueprint(bp)
