@@ -102,7 +102,7 @@ class AssetLinks(HTMLParser):
 
 
 def test_nothing_served_points_at_another_host(client):
-    pages = [f"/slides/{n}" for n in range(1, 14)] + ["/slides/99"]
+    pages = [f"/slides/{n}" for n in range(1, 14)] + ["/presenter", "/slides/99"]
     to_check = set(pages)
     for page in pages:
         parser = AssetLinks()

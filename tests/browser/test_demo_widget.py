@@ -4,6 +4,7 @@ import pytest
 import torch
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.browser.conftest import PageWatch
 from tests.deck import slide_path
 from tests.live_server import LiveServer
@@ -36,6 +37,7 @@ def test_system_check_runs_from_slide_one_and_shows_its_result(open_page, server
     expect(widget.locator(".cache-status-heading")).to_have_text("Demos in this deck: 1 of 13 cached")
     expect(widget.locator('.cache-chip[data-state="cached"]')).to_have_count(1)
     expect(widget.locator(".demo-run")).to_have_text("Rerun")
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-01-system-check.png"))
     # The button keeps focus, but the arrow keys still move the deck.
     page.keyboard.press("ArrowRight")

@@ -1,6 +1,7 @@
 """The Amnesia Test slide in Chromium: a tiny run answers an unseen string."""
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_wait
 
 
@@ -21,4 +22,5 @@ def test_answers_an_unseen_string(open_page, screenshot_path):
     summary = widget.locator(".demo-summary")
     expect(summary).to_contain_text("With at most 30 training steps each (seed 0), the tuned LSTM recalled the first of 6 letters")
     expect(summary).to_contain_text("chance is 3.8%")
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-03-amnesia.png"))

@@ -3,6 +3,7 @@
 
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.browser.widget import SLIDE_TO, open_demo, run_and_plot
 
 
@@ -20,4 +21,5 @@ def test_prints_each_rows_sum_and_the_temperature_reshapes_the_rows(open_page, s
     expect(demo.locator(".attn-temperature output")).to_have_text("0.20")
     assert sums.all_text_contents() == ["Σ = 1.00"] * 10
     assert cells.all_text_contents() != before, "the rows sharpened"
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-08-attention-matrix.png"))

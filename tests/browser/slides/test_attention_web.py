@@ -3,6 +3,7 @@
 
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.browser.widget import TRAINED, expect_markup_refused, open_demo, run_and_plot
 from tests.deck import slide_path
 
@@ -23,6 +24,7 @@ def test_draws_the_attention_arcs_and_the_complexity_table(open_page, screenshot
     page.wait_for_function(f"(before) => JSON.stringify(({drawn})()) !== JSON.stringify(before)", arg=head_1)
     demo.locator(".attn-picker select").nth(2).select_option(label="Transformer")  # one token's arcs only
     expect(demo.locator(".demo-error")).to_be_hidden()
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-06-attention-web.png"))
 
 

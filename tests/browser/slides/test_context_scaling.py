@@ -5,6 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_wait, set_params
 
 
@@ -39,6 +40,7 @@ def test_plots_loss_against_position_with_fits_and_notes_the_missing_sweep(open_
     summary = widget.locator(".demo-summary")
     expect(summary).to_contain_text("windows of test text from")
     expect(summary).to_contain_text("(seed 0; ± one standard error)")
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-11-context-scaling.png"))
 
 

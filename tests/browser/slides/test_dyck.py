@@ -5,6 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_wait
 
 
@@ -35,4 +36,5 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     # The chart keeps to the top of the panel: the recap table goes below it.
     panel = widget.bounding_box()
     assert chart.bounding_box()["height"] <= 0.6 * panel["height"]
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-13-dyck.png"))

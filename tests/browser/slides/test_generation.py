@@ -6,7 +6,15 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.widget import TRAINED, demo_on, expect_markup_refused, open_demo, run_and_wait, set_params
+from tests.browser.a11y import expect_accessible
+from tests.browser.widget import (
+    TRAINED,
+    demo_on,
+    expect_markup_refused,
+    open_demo,
+    run_and_wait,
+    set_params,
+)
 from tests.deck import slide_path
 
 TINY = {"steps": 20, "characters": 10, "seeds": 1}
@@ -55,6 +63,7 @@ def test_continues_the_prompt_side_by_side_and_shows_any_characters_top_5(open_p
     expect(demo.locator(".gen-step-label")).to_have_text("1 of 10")
     expect(columns.nth(0).locator(".gen-token").first).to_have_class(re.compile("gen-token--current"))
     expect(tops.locator("caption")).to_have_text(["Transformer, character 1: top 5", "LSTM, character 1: top 5"])
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-12-generation.png"))
 
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # from now on Replay's timer moves when the test says

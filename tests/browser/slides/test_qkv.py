@@ -3,6 +3,7 @@
 
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_plot
 
 
@@ -17,4 +18,5 @@ def test_steps_through_one_query_and_a_click_picks_another(open_page, screenshot
         expect(chart).to_contain_text(f"query q of '{query}'")
         expect(chart).to_contain_text("softmax: Σ = 1.000")
         expect(chart.locator(".bars .point")).to_have_count(3 * keys)  # 3 panels
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-07-qkv.png"))

@@ -1,6 +1,7 @@
 """The fair fight slide in Chromium: accuracy against length, one line per model beside chance."""
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_wait
 
 
@@ -16,4 +17,5 @@ def test_draws_accuracy_against_length(open_page, screenshot_path):
     expect(chart.locator(".scatterlayer .point")).to_have_count(6)  # three models × two lengths
     expect(chart.locator(".xtick text")).to_have_text(["5", "20"])
     expect(widget.locator(".demo-summary")).to_contain_text("Accuracy (seed 0) at length 5 / 20, with at most 20 steps each")
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-04-recall-vs-length.png"))

@@ -1,6 +1,7 @@
 """The speed race in the browser: a small race runs live and the slide shows its chart and verdict."""
 from playwright.sync_api import expect
 
+from tests.browser.a11y import expect_accessible
 from tests.deck import slide_path
 
 
@@ -22,4 +23,5 @@ def test_the_speed_race_draws_its_measurement_and_verdict(open_page, screenshot_
     expect(widget.locator(".speed-ratios .scatterlayer .point")).to_have_count(2)
     expect(widget.locator(".demo-summary")).to_contain_text("On cpu the")
     expect(widget.locator(".speed-complexity")).to_contain_text("O(n²·d)")
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-10-speed-race.png"))

@@ -4,6 +4,7 @@
 from playwright.sync_api import expect
 
 from demos.core.corpus import TARGET_SENTENCE
+from tests.browser.a11y import expect_accessible
 from tests.browser.widget import SLIDE_TO, open_demo, run_and_plot
 
 
@@ -14,6 +15,7 @@ def test_trains_live_then_scrubs_back_to_the_first_snapshot(open_page, screensho
     expect(demo.locator(".prog-line").first).to_contain_text(TARGET_SENTENCE)
     expect(demo.locator(".prog-current .prog-label")).to_have_text("Epoch 2")
     expect(demo.locator(".demo-summary")).to_contain_text("steps) on cpu")
+    expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-09-training-progression.png"))
     demo.locator(".prog-scrubber").evaluate(SLIDE_TO, "0")
     expect(demo.locator(".prog-current .prog-label")).to_have_text("Epoch 0")

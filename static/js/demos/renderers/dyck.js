@@ -91,6 +91,8 @@ function draw(output, data, fresh) {
 // The lecture ends on its own numbers: beside the chart, the recap of every test the deck ran.
 export function render(output, result) {
   output.classList.add("dyck-output"); // first: the chart is drawn to the width of its column
+  output.tabIndex = 0; // a long recap scrolls: the keyboard must reach it
+  output.setAttribute("aria-label", "Bounded Dyck results and the recap of the deck");
   output.querySelector(".recap-box")?.remove();
   draw(output, result, true);
   const recap = element("div", "recap-box");
