@@ -5,7 +5,8 @@ draws a chart, as in a warmed lecture), then opens /slides/1 in Chromium, first 
 browser cache and then again in the same browser (a repeat visit), at full speed and throttled
 to 2 Mbit/s with 100 ms of latency. It prints, for each: bytes on the wire and requests (in all,
 without Plotly, and those that reached the server for static files), the time to first paint,
-to the slide being usable (the page's script has run), and to the first chart drawn.
+to the slide being usable (the page's script has run), to everything loaded (Plotly and slide
+1's chart drawn), and the cumulative layout shift (CLS) meanwhile.
 
 Targets: a first visit without Plotly under 80 KB on the wire; a repeat visit at most 5 requests
 for static files; first paint and slide navigation never waiting for Plotly.
@@ -76,6 +77,14 @@ class Visit:
         }
 
 
+LAYOUT_SHIFTS = """
+window.__layoutShift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
 def load(page, url: str, network) -> dict:
     visit = Visit(page, network)
     started = time.perf_counter()
@@ -87,7 +96,8 @@ def load(page, url: str, network) -> dict:
     page.wait_for_load_state("networkidle", timeout=300_000)
     drawn = time.perf_counter() - started
     paint = page.evaluate("() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
-    return {**visit.report(), "first_paint_ms": paint, "usable_s": usable, "all_loaded_s": drawn}
+    shift = page.evaluate("() => window.__layoutShift")
+    return {**visit.report(), "first_paint_ms": paint, "usable_s": usable, "all_loaded_s": drawn, "cls": shift}
 
 
 def main() -> None:
@@ -98,15 +108,16 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
                 print(f"{'network':<22} {'visit':<7} {'on the wire':>12} {'w/o Plotly':>11} {'requests':>9} "
-                      f"{'static':>7} {'first paint':>12} {'usable':>8} {'all loaded':>11}")
+                      f"{'static':>7} {'first paint':>12} {'usable':>8} {'all loaded':>11} {'CLS':>6}")
                 for label, network in (("full speed", None), ("2 Mbit/s, 100 ms", THROTTLED)):
                     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
                     page = context.new_page()
+                    page.add_init_script(LAYOUT_SHIFTS)
                     for visit in ("first", "repeat"):
                         row = load(page, server.url, network)
                         print(f"{label:<22} {visit:<7} {row['bytes'] / 1024:9.1f} KB {row['bytes_without_plotly'] / 1024:8.1f} KB "
                               f"{row['requests']:>9} {row['static_requests']:>7} {row['first_paint_ms'] or 0:9.0f} ms "
-                              f"{row['usable_s']:7.2f}s {row['all_loaded_s']:10.2f}s")
+                              f"{row['usable_s']:7.2f}s {row['all_loaded_s']:10.2f}s {row['cls']:6.3f}")
                     context.close()
                 browser.close()
         finally:

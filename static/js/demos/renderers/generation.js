@@ -57,7 +57,7 @@ function modelColumn(data, kind, view) {
     element("span", "gen-ppl-value", model.test_bits.mean.toFixed(2)), element("span", "gen-ppl-label", " bits/char"));
   score.title = `Bits per character on the test text, mean over ${seedCount(data.seeds)}`
     + ` (${model.test_bits.min.toFixed(2)} to ${model.test_bits.max.toFixed(2)})`;
-  head.append(element("h3", "gen-name", model.label), score);
+  head.append(element("h2", "gen-name", model.label), score);
   const meta = element("p", "gen-meta",
     `${thousands(model.parameters)} params · best on validation at step ${model.best_step.join(", ")}`);
   meta.title = `Each seed's model keeps the weights that scored best on the validation text (at most ${data.budget.steps} steps).`;
