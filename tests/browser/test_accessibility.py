@@ -121,8 +121,18 @@ def test_a_keyboard_alone_reaches_the_sentence_and_settings_of_slide_8(open_page
     assert settings["y"] >= toggle["y"] + toggle["height"], "Settings open below their toggle, not over it"
     for help_text in widget.locator(".demo-params .param-help").all():
         expect(help_text).to_be_visible()
+    values = {"steps": "10", "layer": "1", "head": "1", "temperature": "0.5"}
+    for name, value in values.items():  # each parameter, reached with Tab and typed into
+        tab_to(page, f'#slide-attention_matrix .demo-params [name="{name}"]')
+        page.keyboard.press("Control+A")
+        page.keyboard.type(value)
     page.keyboard.press("Escape")
     expect(widget.locator(".demo-params")).to_be_hidden()
+    page.keyboard.press("Shift+Tab")
+    expect(widget.locator(".demo-run")).to_be_focused()
+    page.keyboard.press("Enter")  # Run, from the keyboard
+    expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
+    expect(page.locator(".counter")).to_have_text("8 / 13")
 
 
 def test_the_generation_prompt_runs_from_the_keyboard(open_page):
@@ -164,3 +174,17 @@ def test_no_chart_offers_to_send_anything_off_the_server(open_page):
     expect(chart).to_have_attribute("role", "img")
     expect(chart).to_have_attribute("aria-label", re.compile(r"\w"))
     expect(chart).to_have_attribute("aria-describedby", "slide-system_check-summary")
+
+
+def test_first_paint_and_moving_between_slides_never_wait_for_plotly(open_page):
+    held = []
+    page = open_page(slide_path("system_check"))  # loads Plotly in the background once shown: hold it
+    page.context.route("**/vendor/plotly-*", lambda route: held.append(route))
+    page.reload()  # a visit on which Plotly never arrives
+    page.wait_for_function("() => window.greatShift !== undefined")
+    assert page.evaluate("() => window.Plotly === undefined")
+    for expected in ("2 / 13", "3 / 13"):
+        page.keyboard.press("ArrowRight")
+        expect(page.locator(".counter")).to_have_text(expected)
+    assert page.evaluate("() => performance.getEntriesByName('first-contentful-paint').length") == 1
+    assert held, "the page did ask for Plotly, in the background"
