@@ -3,6 +3,7 @@
 import { openChannel } from "../deck/channel.js";
 import { GoTo } from "../deck/goto.js";
 import { Keyboard } from "../deck/keyboard.js";
+import { Polls } from "../demos/poll.js";
 import { Timer } from "./timer.js";
 
 class PresenterView {
@@ -19,6 +20,7 @@ class PresenterView {
     this.demoName = root.querySelector(".presenter-demo-name");
     this.demoStatus = root.querySelector(".presenter-demo-status");
     this.demoProgress = root.querySelector(".presenter-demo-progress");
+    this.polls = new Polls(root, root.dataset.instructorUrl);
     this.channel = openChannel(this.onMessage.bind(this));
     this.channel.postMessage({ type: "hello" }); // the slides window answers with where it is
     this.show(1);
@@ -43,6 +45,8 @@ class PresenterView {
     this.position.textContent = String(n);
     this.title.textContent = slide.dataset.title;
     this.demoName.textContent = slide.dataset.demo;
+    this.polls.show(slide.dataset.demo); // the class's answers to this slide's poll, live
+    this.polls.boxes.forEach((box, demo) => { box.element.hidden = demo !== slide.dataset.demo; });
     this.notes.replaceChildren(...slide.querySelector(".presenter-slide-notes").cloneNode(true).childNodes);
     const next = this.slides[n];
     if (next) {
@@ -71,7 +75,10 @@ class PresenterView {
 
   onMessage(message) {
     if (message.type === "slide" && message.n !== this.n) this.show(message.n);
-    else if (message.type === "demo" && message.n === this.n) this.showDemo(message.state);
+    else if (message.type === "demo" && message.n === this.n) {
+      this.showDemo(message.state);
+      if (message.state?.status === "done") this.polls.judge(message.state.demo, message.state.params);
+    }
   }
 }
 
