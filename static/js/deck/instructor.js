@@ -63,6 +63,8 @@ export class InstructorPanel {
       this.element.dataset.instructor = String(body.instructor);
       this.followBox.disabled = this.warmButton.disabled = !body.instructor;
       if (this.csvButton) this.csvButton.disabled = !body.instructor;
+      // The polls show their controls to the instructor only.
+      this.deck.root.dispatchEvent(new CustomEvent("instructorchange", { detail: { instructor: body.instructor } }));
     } catch (error) {
       this.status.textContent = error.message;
     }

@@ -155,6 +155,13 @@ export class Polls {
       : Promise.resolve(false);
     this.boxes = new Map([...root.querySelectorAll(".poll")].map((element) => [element.dataset.demo, new PollBox(element, isInstructor)]));
     this.current = null;
+    // The instructor panel checked a new token (or forgot one).
+    root.addEventListener("instructorchange", (event) => {
+      for (const box of this.boxes.values()) {
+        box.isInstructor = Promise.resolve(event.detail.instructor);
+        box.controls.hidden = !event.detail.instructor;
+      }
+    });
   }
 
   show(demoId) {
