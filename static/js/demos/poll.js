@@ -114,6 +114,7 @@ export class PollBox {
     const state = this.state;
     if (!state || state.open || !state.total || !this.resultParams || !this.element.dataset.outcomeUrl) {
       this.outcome.hidden = true;
+      this.element.dataset.judged = "false";
       return;
     }
     const key = JSON.stringify(this.resultParams);
@@ -127,6 +128,7 @@ export class PollBox {
     }
     if (this.judged.outcome) this.drawOutcome(this.judged.outcome, this.state);
     else this.outcome.hidden = true;
+    this.element.dataset.judged = String(!this.outcome.hidden);
   }
 
   drawOutcome(outcome, state) {
