@@ -15,7 +15,8 @@ import os
 bind = os.environ.get("GREATSHIFT_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 worker_class = "gthread"
-threads = int(os.environ.get("GREATSHIFT_THREADS", "100"))
+# A student's page holds one stream (follow mode), two on a slide with a poll: 200 students, 400 streams.
+threads = int(os.environ.get("GREATSHIFT_THREADS", "250"))
 # A gthread worker answers the arbiter from its main thread, so a long training job or a
 # long-lived event stream never looks like a hung worker.
 timeout = 60

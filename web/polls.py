@@ -20,7 +20,7 @@ import time
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
 
 from demos import DEMOS
-from engine.polls import PollStore, notice
+from engine.polls import PollStore, notice, tally
 from slides import Poll
 from web import ratelimit
 from web.auth import is_instructor
@@ -67,11 +67,11 @@ def public(demo_id: str, poll: Poll, counts: dict) -> dict:
     return {"demo": demo_id, **poll.public(), **counts}
 
 
-def show_state(demo_id: str, poll: Poll, record: dict | None = None):
+def show_state(demo_id: str, poll: Poll, record: dict | None = None, voter_id: str | None = None):
     """The poll as this browser sees it: with the choice it made, if any."""
     record = record if record is not None else store().record(demo_id)
-    counts = store().counts(demo_id, len(poll.choices))[1]
-    return jsonify({**public(demo_id, poll, counts), "mine": record["answers"].get(voter() or "")})
+    mine = record["answers"].get(voter_id or voter() or "")
+    return jsonify({**public(demo_id, poll, tally(record, len(poll.choices))), "mine": mine})
 
 
 @bp.get("/api/polls/<demo_id>")
@@ -132,8 +132,7 @@ def answer(demo_id: str):
             raise PollRefused("This poll has all the answers it can hold.")
         record["answers"][voter_id] = choice
 
-    store().change(demo_id, len(poll.choices), update)
-    response = jsonify({**public(demo_id, poll, store().counts(demo_id, len(poll.choices))[1]), "mine": choice})
+    response = show_state(demo_id, poll, store().change(demo_id, len(poll.choices), update), voter_id)
     response.set_cookie(VOTER_COOKIE, voter_id, max_age=7 * 24 * 3600, httponly=True, samesite="Lax")
     return response
 
@@ -144,14 +143,23 @@ def events(demo_id: str):
     poll = poll_of(demo_id)
     board = get_engine().board
 
+    latest = {}  # what the last wait saw: the event sends it without reading the disk again
+
     def wait_for_change(seen: int, timeout: float) -> int:
-        version = board.wait(notice(demo_id), seen, timeout)[0]
+        version, counts = board.wait(notice(demo_id), seen, timeout)
         if seen >= 0 and version != seen:
             time.sleep(COALESCE_SECONDS)  # let the answers arriving with this one go out together
-        return board.read(notice(demo_id))[0]
+            version, counts = board.wait(notice(demo_id), 0, 0)  # the newest this process has seen, at once
+        latest.update(version=version, counts=counts)
+        return version
 
-    return event_stream(wait_for_change,
-                        lambda: ("poll", public(demo_id, poll, store().counts(demo_id, len(poll.choices))[1]), False))
+    def current():
+        counts = latest.get("counts")
+        if counts is None or len(counts["counts"]) != len(poll.choices):
+            counts = store().counts(demo_id, len(poll.choices))[1]
+        return "poll", public(demo_id, poll, counts), False
+
+    return event_stream(wait_for_change, current)
 
 
 def outcome(demo_id: str, poll: Poll, result: dict) -> dict | None:
