@@ -219,3 +219,25 @@ def test_a_badly_written_poll_is_refused_with_the_reason(tmp_path, poll, message
     (tmp_path / "01-amnesia.md").write_text(f"---\ntitle: T\ndemo: amnesia\n{poll}\n---\nBody\n")
     with pytest.raises(SlideError, match=message):
         load_deck(tmp_path)
+
+
+def test_flask_export_freezes_the_answers_beside_the_results(app, client, student, tmp_path):
+    engine = app.extensions["engine"]
+    demo, params, key = engine.resolve("amnesia", None)
+    result = {"params": params, "chance": 1 / 26, "seeds": [0, 1, 2], "device": "cpu", "train_seconds": 1.0,
+              "models": {"transformer": {"accuracy": over_seeds([1.0, 1.0, 0.99])},
+                         "lstm-tuned": {"accuracy": over_seeds([0.05, 0.06, 0.07])}}}
+    engine.cache.put(demo.ID, key, params, result)
+    client.post(URL, json={"action": "open"})
+    answer(student, 1)
+    out = tmp_path / "export"
+    run = app.test_cli_runner().invoke(args=["export", str(out)])
+    assert run.exit_code == 0, run.output
+    assert "froze the class's answers to 7 polls; answered: amnesia (1)" in run.output
+    frozen = json.loads((out / "polls" / "amnesia.json").read_text())
+    assert frozen["counts"] == [0, 1, 0] and frozen["open"] is False
+    assert frozen["outcome"]["winner"] == "transformer" and frozen["outcome"]["choice"] == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {"demo": "amnesia", "answers": 1} in manifest["polls"]
+    html = (out / "index.html").read_text()
+    assert 'id="frozen-polls"' in html and "/api/" not in html

@@ -198,6 +198,16 @@ def poll_rows() -> list[dict]:
     return rows
 
 
+def frozen_polls(frozen: dict) -> list[dict]:
+    """For `flask export`: every poll, closed, with its counts and what the frozen result says."""
+    polls = []
+    for row in poll_rows():
+        result = frozen.get(row["demo"])
+        judged = outcome(row["demo"], poll_of(row["demo"]), result) if result else None
+        polls.append({**row, "open": False, "outcome": judged})
+    return polls
+
+
 @bp.get("/api/polls.csv")
 def export_csv():
     if not is_instructor():

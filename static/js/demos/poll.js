@@ -17,6 +17,7 @@ export class PollBox {
     this.controls = element.querySelector(".poll-controls");
     this.outcome = element.querySelector(".poll-outcome");
     this.isInstructor = isInstructor; // a promise of true or false
+    this.frozen = null; // in a static copy: this poll as `flask export` froze it
     this.state = null;
     this.mine = null;
     this.resultParams = null; // the parameters of the result shown beside this poll, once there is one
@@ -33,7 +34,11 @@ export class PollBox {
 
   // The slide is on screen: fetch the poll (with this browser's answer) and listen for changes.
   async show() {
-    if (!this.url) return; // a static copy: the answers frozen at export time are drawn once
+    if (!this.url) { // a static copy: the answers and the verdict frozen by `flask export`
+      if (this.frozen) this.render(this.frozen);
+      if (this.frozen?.outcome) this.drawOutcome(this.frozen.outcome, this.frozen);
+      return;
+    }
     this.source?.close();
     this.source = new EventSource(this.element.dataset.eventsUrl);
     this.source.addEventListener("poll", (event) => this.render(JSON.parse(event.data)));
@@ -127,8 +132,10 @@ export class PollBox {
       }
     }
     if (this.judged.outcome) this.drawOutcome(this.judged.outcome, this.state);
-    else this.outcome.hidden = true;
-    this.element.dataset.judged = String(!this.outcome.hidden);
+    else {
+      this.outcome.hidden = true;
+      this.element.dataset.judged = "false";
+    }
   }
 
   drawOutcome(outcome, state) {
@@ -146,6 +153,7 @@ export class PollBox {
     this.outcome.replaceChildren(line, detail);
     this.outcome.dataset.choice = String(outcome.choice);
     this.outcome.hidden = false;
+    this.element.dataset.judged = "true";
   }
 }
 
@@ -157,6 +165,8 @@ export class Polls {
       : Promise.resolve(false);
     this.boxes = new Map([...root.querySelectorAll(".poll")].map((element) => [element.dataset.demo, new PollBox(element, isInstructor)]));
     this.current = null;
+    const frozen = document.getElementById("frozen-polls");
+    if (frozen) JSON.parse(frozen.textContent).forEach((poll) => { if (this.boxes.has(poll.demo)) this.boxes.get(poll.demo).frozen = poll; });
     // The instructor panel checked a new token (or forgot one).
     root.addEventListener("instructorchange", (event) => {
       for (const box of this.boxes.values()) {
