@@ -102,7 +102,8 @@ export class DemoWidget {
     this.state = { demo: this.demoId, status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null };
 
     this.slideUrl = element.closest(".slide")?.dataset.url;
-    this.waitsForPrediction = element.dataset.poll === "true"; // a poll beside it: never shown before Run
+    // A poll beside it: its cached result is never shown before Run (except on the printed page).
+    this.waitsForPrediction = element.dataset.poll === "true" && element.closest(".deck")?.dataset.print !== "true";
     this.copyButton = element.querySelector(".demo-copy-link");
     this.defaults = this.readParams(); // the form as rendered holds each parameter's default
     this.linked = this.paramsFromAddress();
