@@ -67,6 +67,12 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
     expect(choice(students[1], 2)).to_have_attribute("aria-pressed", "true")
     expect(choice(students[1], 1)).to_have_attribute("aria-pressed", "false")
     students[0].screenshot(path=screenshot_path("poll-student-phone-open.png"), full_page=True)
+    with lecturer.expect_popup() as popup:  # the presenter view shows the class's answers too
+        lecturer.keyboard.press("s")
+    presenter = popup.value
+    expect(presenter.locator(".poll[data-demo='amnesia'] .poll-choice[data-choice='0'] .poll-count")).to_have_text("2 · 67%")
+    expect(presenter.locator(".poll[data-demo='dyck']")).to_be_hidden()
+    presenter.close()
 
     poll.locator(".poll-close").click()
     for student in students:
