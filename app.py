@@ -3,7 +3,23 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import api, assets, cli, deck, engine, errors, export, follow, headers, health, join, links, logs, polls, recap
+from web import (
+    api,
+    assets,
+    cli,
+    deck,
+    engine,
+    errors,
+    export,
+    follow,
+    headers,
+    health,
+    join,
+    links,
+    logs,
+    polls,
+    recap,
+)
 
 
 def create_app(config: dict | None = None) -> Flask:

@@ -11,7 +11,16 @@ it with FLASK_PUBLIC_URL (behind a proxy, or to print it in advance).
 import io
 
 import segno
-from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    redirect,
+    request,
+    url_for,
+)
 
 from web.follow import read_state
 
