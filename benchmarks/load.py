@@ -193,18 +193,23 @@ async def open_stream(host: str, port: int, path: str):
 
 
 async def last_counts(reader, seen: dict, done: asyncio.Event) -> None:
-    """Read a poll's event stream, keeping the last counts it sent in seen["total"], until `done`."""
+    """Read a poll's event stream until `done`, keeping the last event's data in seen["data"] (parsed
+    only when asked for: the client should take as little of the machine as it can)."""
     data = b""
     while not done.is_set():
         chunk = await reader.read(4096)
         if not chunk:
             return
         data += chunk
-        while b"\n\n" in data:
-            block, _, data = data.partition(b"\n\n")
-            for line in block.split(b"\n"):
-                if line.startswith(b"data: "):
-                    seen["counts"] = json.loads(line[6:])["counts"]
+        if b"\n\n" in data:
+            complete, _, data = data.rpartition(b"\n\n")
+            start = complete.rfind(b"data: ")
+            if start >= 0:
+                seen["data"] = complete[start + 6:].split(b"\n", 1)[0]
+
+
+def stream_counts(seen: dict) -> list | None:
+    return json.loads(seen["data"])["counts"] if "data" in seen else None
 
 
 async def poll_student(host, port, seconds, results: Results, rng: random.Random, finals: list, streams: list,
@@ -249,10 +254,10 @@ async def run_poll(url: str, students: int, seconds: float):
     elapsed = time.perf_counter() - started
     expected = [finals.count(choice) for choice in range(3)]
     deadline = time.monotonic() + 5  # the streams send the last counts within a quarter of a second
-    while time.monotonic() < deadline and any(seen.get("counts") != expected for seen, *_ in streams):
+    while time.monotonic() < deadline and any(stream_counts(seen) != expected for seen, *_ in streams):
         await asyncio.sleep(0.05)
     done.set()
-    stream_counts = [seen.get("counts") for seen, *_ in streams]
+    last = [stream_counts(seen) for seen, *_ in streams]
     for _, task, *writers in streams:
         task.cancel()
         for writer in writers:
@@ -261,7 +266,7 @@ async def run_poll(url: str, students: int, seconds: float):
     status, body = await lecturer.request("GET", f"/api/polls/{POLL_DEMO}")
     await lecturer.request("POST", f"/api/polls/{POLL_DEMO}", json.dumps({"action": "close"}).encode())
     lecturer.close()
-    return results, elapsed, expected, json.loads(body)["counts"], stream_counts
+    return results, elapsed, expected, json.loads(body)["counts"], last
 
 
 def report_poll(args, results: Results, elapsed: float, expected: list, final: list, stream_counts: list) -> None:

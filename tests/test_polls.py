@@ -128,7 +128,7 @@ def test_reset_clears_the_answers_and_closes(client, student):
 def test_answers_are_kept_on_disk_for_a_restarted_server(app, client, student, tmp_path):
     client.post(URL, json={"action": "open"})
     answer(student, 1)
-    saved = json.loads((tmp_path / "cache" / "polls" / "amnesia.json").read_text())
+    saved = json.loads((tmp_path / "cache" / "board" / "poll-amnesia.json").read_text())["value"]
     assert saved["open"] is True and list(saved["answers"].values()) == [1]
     restarted = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache")})
     assert restarted.test_client().get(URL).get_json()["counts"] == [0, 1, 0]

@@ -8,11 +8,12 @@
   GET  /api/polls.csv              (instructor) every poll's counts
 
 A slide declares its poll in its front matter (slides/__init__.py). Students are anonymous: a
-random id in a cookie, no names. Answers are kept by engine.polls.PollStore; the counts travel
-on the engine's board, so every server process reports the same numbers.
+random id in a cookie, no names. Answers are kept by engine.polls.PollStore on the engine's
+board, so every server process reports the same numbers; no voter id ever leaves the server.
 """
 import csv
 import io
+import random
 import re
 import secrets
 import time
@@ -20,7 +21,7 @@ import time
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
 
 from demos import DEMOS
-from engine.polls import PollStore, notice, tally
+from engine.polls import CLOSED, PollStore, notice, tally
 from slides import Poll
 from web import ratelimit
 from web.auth import is_instructor
@@ -33,7 +34,7 @@ bp = Blueprint("polls", __name__)
 VOTER_COOKIE = "greatshift_voter"
 VOTER_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 MAX_VOTERS = 5000  # answers one poll keeps; a lecture hall is far smaller
-COALESCE_SECONDS = 0.25  # an event stream sends the counts at most four times a second
+COALESCE_SECONDS = 0.25  # an event stream sends the counts about four times a second at most
 ACTIONS = ("open", "close", "reset")
 
 
@@ -94,7 +95,7 @@ def change(demo_id: str):
         else:
             record["open"] = body["action"] == "open"
 
-    return show_state(demo_id, poll, store().change(demo_id, len(poll.choices), update))
+    return show_state(demo_id, poll, store().change(demo_id, update))
 
 
 def limited(limiter_name: str, client: str):
@@ -132,7 +133,7 @@ def answer(demo_id: str):
             raise PollRefused("This poll has all the answers it can hold.")
         record["answers"][voter_id] = choice
 
-    response = show_state(demo_id, poll, store().change(demo_id, len(poll.choices), update), voter_id)
+    response = show_state(demo_id, poll, store().change(demo_id, update), voter_id)
     response.set_cookie(VOTER_COOKIE, voter_id, max_age=7 * 24 * 3600, httponly=True, samesite="Lax")
     return response
 
@@ -143,21 +144,23 @@ def events(demo_id: str):
     poll = poll_of(demo_id)
     board = get_engine().board
 
-    latest = {}  # what the last wait saw: the event sends it without reading the disk again
+    latest = {}  # the record the last wait saw: the event is made from it without reading the disk again
 
     def wait_for_change(seen: int, timeout: float) -> int:
-        version, counts = board.wait(notice(demo_id), seen, timeout)
-        if seen >= 0 and version != seen:
-            time.sleep(COALESCE_SECONDS)  # let the answers arriving with this one go out together
-            version, counts = board.wait(notice(demo_id), 0, 0)  # the newest this process has seen, at once
-        latest.update(version=version, counts=counts)
+        if seen < 0:  # the first event: the record as it stands
+            version, record = board.read(notice(demo_id), CLOSED)
+        else:
+            version, record = board.wait(notice(demo_id), seen, timeout, CLOSED)
+            if version != seen:
+                # Let the answers arriving with this one go out together; a random share of the
+                # pause, so that a room's streams, all woken by one answer, do not send at once.
+                time.sleep(random.uniform(0.5, 1.5) * COALESCE_SECONDS)
+                version, record = board.wait(notice(demo_id), 0, 0, CLOSED)  # the newest this process has, at once
+        latest["record"] = record
         return version
 
     def current():
-        counts = latest.get("counts")
-        if counts is None or len(counts["counts"]) != len(poll.choices):
-            counts = store().counts(demo_id, len(poll.choices))[1]
-        return "poll", public(demo_id, poll, counts), False
+        return "poll", public(demo_id, poll, tally(latest["record"], len(poll.choices))), False
 
     return event_stream(wait_for_change, current)
 
@@ -193,7 +196,7 @@ def poll_rows() -> list[dict]:
     rows = []
     for slide in get_deck():
         if slide.poll is not None:
-            counts = store().counts(slide.demo, len(slide.poll.choices))[1]
+            counts = tally(store().record(slide.demo), len(slide.poll.choices))
             rows.append({"n": slide.n, **public(slide.demo, slide.poll, counts)})
     return rows
 
@@ -224,8 +227,7 @@ def export_csv():
 
 
 def init_app(app: Flask) -> None:
-    engine = app.extensions["engine"]
-    app.extensions["polls"] = PollStore(engine.cache.directory, engine.board)
+    app.extensions["polls"] = PollStore(app.extensions["engine"].board)
     app.extensions["poll_answer_limiter"] = ratelimit.RateLimiter(int(app.config["POLL_ANSWERS_PER_MINUTE"]), 60.0)
     app.extensions["poll_voter_limiter"] = ratelimit.RateLimiter(int(app.config["POLL_NEW_VOTERS_PER_MINUTE"]), 60.0)
     app.register_blueprint(bp)
