@@ -183,7 +183,7 @@ export class DemoWidget {
       this.linked = null;
       this.state.params = params;
       await this.showCached(params);
-      if (!this.result) this.badge.textContent = "not computed with these settings yet: press Run";
+      if (!this.result && this.errorBox.hidden) this.badge.textContent = "not computed with these settings yet: press Run";
       return;
     }
     let info;
