@@ -197,7 +197,8 @@ def test_join_leads_to_the_lecturers_slide(client):
 
 def test_the_join_address_uses_the_host_reached_unless_set(client, tmp_path):
     body = client.get("/api/join", base_url="http://10.1.2.3:8000").get_json()
-    assert body == {"url": "http://10.1.2.3:8000/j", "short": "10.1.2.3:8000/j"}
+    assert body == {"url": "http://10.1.2.3:8000/j", "short": "10.1.2.3:8000/j", "local": False}
+    assert client.get("/api/join", base_url="http://localhost:5000").get_json()["local"] is True
     qr = client.get("/join/qr.svg", base_url="http://10.1.2.3:8000")
     assert qr.mimetype == "image/svg+xml" and qr.headers["Cache-Control"] == "no-store"
     expected = io.BytesIO()

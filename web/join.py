@@ -1,7 +1,8 @@
 """Joining the lecture from a phone: a short address and a QR code of it.
 
   GET /join, /j        the slide the lecturer is on (the page then follows the lecturer)
-  GET /api/join        {"url": the join address, "short": the same without "http://", to read out}
+  GET /api/join        {"url": the join address, "short": the same without "http://", to read out,
+                        "local": true when only this machine can reach it}
   GET /join/qr.svg     a QR code of the join address, drawn here (segno), never by an outside service
 
 The address uses the host the asking browser reached (the lecturer's browser on the hall's
@@ -9,6 +10,7 @@ network reaches the server by the address students can reach too), unless the in
 it with FLASK_PUBLIC_URL (behind a proxy, or to print it in advance).
 """
 import io
+from urllib.parse import urlsplit
 
 import segno
 from flask import (
@@ -44,8 +46,10 @@ def join():
 
 @bp.get("/api/join")
 def address():
+    """The join address, and whether only this machine can reach it (the deck opened as localhost)."""
     url = join_url()
-    return jsonify(url=url, short=url.split("://", 1)[-1])
+    local = urlsplit(url).hostname in ("localhost", "127.0.0.1", "::1")
+    return jsonify(url=url, short=url.split("://", 1)[-1], local=local)
 
 
 @bp.get("/join/qr.svg")

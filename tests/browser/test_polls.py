@@ -119,6 +119,7 @@ def test_slide_one_shows_a_scannable_join_code(open_page, screenshot_path):
     page = open_page("/slides/1")
     join = page.locator("#slide-system_check .join")
     expect(join.locator(".join-address")).to_have_text(re.compile(r"^127\.0\.0\.1:\d+/j$"))
+    expect(join.locator(".join-local")).to_contain_text("Only this computer can reach this address")
     qr = join.locator(".join-qr")
     expect(qr).to_have_attribute("alt", "QR code of the address to join the lecture from a phone")
     assert qr.evaluate("img => img.complete && img.naturalWidth > 0"), "the QR code was drawn"

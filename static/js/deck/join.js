@@ -8,7 +8,10 @@ export async function showJoinAddress(root) {
   if (!figures.length) return;
   try {
     const { body } = await getJSON(figures[0].dataset.joinUrl);
-    figures.forEach((figure) => { figure.querySelector(".join-address").textContent = body.short; });
+    figures.forEach((figure) => {
+      figure.querySelector(".join-address").textContent = body.short;
+      figure.querySelector(".join-local").hidden = !body.local; // phones could not reach localhost
+    });
   } catch {
     // the QR code still works; the address stays a placeholder
   }
