@@ -3,8 +3,8 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import (api, assets, cli, compression, deck, engine, errors, export, follow, headers, health, links, logs,
-                 recap, static_assets)
+from web import (api, assets, cli, compression, deck, engine, errors, export, follow, headers, health, join,
+                 links, logs, polls, recap, static_assets)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -21,6 +21,9 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_EVENT_STREAMS=500,  # open progress/follow streams per server process
         TORCH_THREADS=None,  # FLASK_TORCH_THREADS: CPU threads a training job may use (default: PyTorch's choice)
         MAX_CONTENT_LENGTH=16 * 1024,  # demo parameters are small; anything bigger is refused
+        PUBLIC_URL=None,  # FLASK_PUBLIC_URL: the address students join at; default: the host the lecturer reached
+        POLL_ANSWERS_PER_MINUTE=10,  # answers (and changes of mind) one browser may send per minute
+        POLL_NEW_VOTERS_PER_MINUTE=600,  # new anonymous voters per client address (a hall may share one)
     )
     app.config.from_prefixed_env()
     if config:
@@ -37,6 +40,8 @@ def create_app(config: dict | None = None) -> Flask:
     deck.init_app(app)
     api.init_app(app)
     follow.init_app(app)
+    polls.init_app(app)
+    join.init_app(app)
     health.init_app(app)
     recap.init_app(app)
     cli.init_app(app)

@@ -8,7 +8,13 @@ requests per second, p50/p99 latency per kind of request, and errors.
 Target on a 2-core machine: 200 students for 60 s, 0 errors, p99 under 100 ms for slide
 pages and cached results, while one training job runs.
 
-    python -m benchmarks.load [--students 200] [--seconds 60] [--server gunicorn|flask] [--url URL]
+With --poll, a class predicts instead: the lecturer opens the Amnesia Test's poll and each
+student, at a random moment within --seconds (default 10), follows the lecture and the poll
+over their two event streams, reads the poll and answers it (a third change their minds once).
+Target: 0 errors, every answer counted once (the final counts, and the last counts every
+student's stream received, equal the students' last choices), p99 under 100 ms.
+
+    python -m benchmarks.load [--students 200] [--seconds 60] [--server gunicorn|flask] [--url URL] [--poll]
 
 The client is a small asyncio HTTP/1.1 client of our own: one process, one thread, so that
 it takes as little of the machine's CPU from the server as possible.
@@ -35,17 +41,20 @@ CACHED_DEMO = "system_check"
 
 
 class Connection:
-    """One keep-alive HTTP/1.1 connection."""
+    """One keep-alive HTTP/1.1 connection, keeping the cookies the server sets (a browser's)."""
 
     def __init__(self, host: str, port: int):
         self.host, self.port = host, port
         self.reader = self.writer = None
+        self.cookies: dict[str, str] = {}
 
     async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(body)}\r\n"
                 "Accept-Encoding: gzip\r\n")  # as every browser sends
+        if self.cookies:
+            head += "Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()) + "\r\n"
         if body:
             head += "Content-Type: application/json\r\n"
         self.writer.write(head.encode() + b"\r\n" + body)
@@ -57,6 +66,9 @@ class Connection:
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.decode().partition(":")
             headers[name.strip().lower()] = value.strip()
+            if name.strip().lower() == "set-cookie":
+                cookie, _, _ = value.strip().partition(";")
+                self.cookies[cookie.partition("=")[0]] = cookie.partition("=")[2]
         content = await self.reader.readexactly(int(headers.get("content-length", 0)))
         if headers.get("connection", "").lower() == "close":
             self.close()
@@ -166,6 +178,117 @@ async def run_load(url: str, students: int, seconds: float, demo: str, params: d
     return results, elapsed, started_jobs
 
 
+POLL_DEMO = "amnesia"
+
+
+async def open_stream(host: str, port: int, path: str):
+    """An event stream, open: (reader, writer) once the server has answered 200."""
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    status = int((await reader.readline()).split()[1])
+    if status != 200:
+        writer.close()
+        raise RuntimeError(f"event stream {path} answered {status}")
+    return reader, writer
+
+
+async def last_counts(reader, seen: dict, done: asyncio.Event) -> None:
+    """Read a poll's event stream until `done`, keeping the last event's data in seen["data"] (parsed
+    only when asked for: the client should take as little of the machine as it can)."""
+    data = b""
+    while not done.is_set():
+        chunk = await reader.read(4096)
+        if not chunk:
+            return
+        data += chunk
+        if b"\n\n" in data:
+            complete, _, data = data.rpartition(b"\n\n")
+            start = complete.rfind(b"data: ")
+            if start >= 0:
+                seen["data"] = complete[start + 6:].split(b"\n", 1)[0]
+
+
+def stream_counts(seen: dict) -> list | None:
+    return json.loads(seen["data"])["counts"] if "data" in seen else None
+
+
+async def poll_student(host, port, seconds, results: Results, rng: random.Random, finals: list, streams: list,
+                       done: asyncio.Event) -> None:
+    """Arrive at a random moment, open the two streams a page opens, read the poll, answer it."""
+    await asyncio.sleep(rng.uniform(0, seconds))
+    connection = Connection(host, port)
+    seen: dict = {}
+    try:
+        started = time.perf_counter()
+        follow = await open_stream(host, port, "/api/follow/events")
+        poll = await open_stream(host, port, f"/api/polls/{POLL_DEMO}/events")
+        results.record("open streams", time.perf_counter() - started, True)
+    except (OSError, RuntimeError, ValueError, IndexError) as error:  # counted; the student still answers
+        results.record("open streams", time.perf_counter() - started, False, repr(error))
+        follow = poll = None
+    if poll is not None:
+        streams.append((seen, asyncio.create_task(last_counts(poll[0], seen, done)), follow[1], poll[1]))
+    await timed(results, "poll read", connection.request("GET", f"/api/polls/{POLL_DEMO}"))
+    choices = [rng.randrange(3)] + ([rng.randrange(3)] if rng.random() < 1 / 3 else [])
+    for choice in choices:
+        await asyncio.sleep(rng.uniform(0.05, 0.5))
+        await timed(results, "poll answer",
+                    connection.request("POST", f"/api/polls/{POLL_DEMO}/answer", json.dumps({"choice": choice}).encode()))
+    finals.append(choices[-1])
+    connection.close()
+
+
+async def run_poll(url: str, students: int, seconds: float):
+    """The whole class answers one poll; returns (results, elapsed, expected counts, final counts, stream counts)."""
+    parsed = urlparse(url)
+    host, port = parsed.hostname, parsed.port
+    lecturer = Connection(host, port)  # on the server's machine without a token: the instructor
+    for action in ("reset", "open"):
+        status, body = await lecturer.request("POST", f"/api/polls/{POLL_DEMO}", json.dumps({"action": action}).encode())
+        if status != 200:
+            raise SystemExit(f"cannot {action} the poll: HTTP {status} {body[:200]!r} (set no instructor token)")
+    results, finals, streams, done = Results(), [], [], asyncio.Event()
+    started = time.perf_counter()
+    await asyncio.gather(*(poll_student(host, port, seconds, results, random.Random(i), finals, streams, done)
+                           for i in range(students)))
+    elapsed = time.perf_counter() - started
+    expected = [finals.count(choice) for choice in range(3)]
+    deadline = time.monotonic() + 5  # the streams send the last counts within a quarter of a second
+    while time.monotonic() < deadline and any(stream_counts(seen) != expected for seen, *_ in streams):
+        await asyncio.sleep(0.05)
+    done.set()
+    last = [stream_counts(seen) for seen, *_ in streams]
+    for _, task, *writers in streams:
+        task.cancel()
+        for writer in writers:
+            writer.close()
+    lecturer.close()  # idle for longer than the server keeps a connection: a new one
+    status, body = await lecturer.request("GET", f"/api/polls/{POLL_DEMO}")
+    await lecturer.request("POST", f"/api/polls/{POLL_DEMO}", json.dumps({"action": "close"}).encode())
+    lecturer.close()
+    return results, elapsed, expected, json.loads(body)["counts"], last
+
+
+def report_poll(args, results: Results, elapsed: float, expected: list, final: list, stream_counts: list) -> None:
+    total = sum(len(v) for v in results.latency.values()) + sum(results.errors.values())
+    errors = sum(results.errors.values())
+    print(f"{args.students} students answering a poll within {args.seconds:.0f} s against {args.url or args.server}")
+    print(f"  {total} requests in {elapsed:.1f} s, {errors} errors")
+    for kind in ("open streams", "poll read", "poll answer"):
+        values = [v * 1000 for v in results.latency[kind]]
+        if values:
+            print(f"  {kind:<16} n={len(values):6d}  p50 {percentile(values, 50):7.1f} ms  "
+                  f"p99 {percentile(values, 99):7.1f} ms  max {max(values):7.1f} ms  errors {results.errors[kind]}")
+    for example in results.error_examples:
+        print(f"  error: {example}")
+    agreeing = sum(counts == expected for counts in stream_counts)
+    print(f"  students' last choices {expected}; server's counts {final}; "
+          f"{agreeing} of {len(stream_counts)} event streams ended on those counts")
+    slow = [kind for kind in ("poll read", "poll answer") if percentile(results.latency[kind], 99) >= 0.1]
+    ok = not errors and not slow and final == expected and agreeing == args.students
+    print(f"  {'meets' if ok else 'MISSES'} the target: 0 errors, every answer counted once, p99 under 100 ms")
+
+
 def start_server(kind: str, cache_dir: Path, train_threads: str | None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "FLASK_CACHE_DIR": str(cache_dir)}
@@ -198,13 +321,15 @@ def warm(url: str, demo: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seconds", type=float, help="how long the load lasts (default 60; with --poll, 10)")
+    parser.add_argument("--poll", action="store_true", help="the class answers a poll instead (see above)")
     parser.add_argument("--server", choices=("gunicorn", "flask"), default="gunicorn")
     parser.add_argument("--url", help="an already running server (then --server is ignored)")
     parser.add_argument("--train-demo", default="line_fit")
     parser.add_argument("--train-params", default='{"steps": 5000, "points": 4096}')
     parser.add_argument("--torch-threads", help="FLASK_TORCH_THREADS for the server it starts")
     args = parser.parse_args()
+    args.seconds = args.seconds or (10 if args.poll else 60)
 
     process = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -212,6 +337,9 @@ def main() -> None:
         if url is None:
             process, url = start_server(args.server, Path(tmp) / "cache", args.torch_threads)
         try:
+            if args.poll:
+                report_poll(args, *asyncio.run(run_poll(url, args.students, args.seconds)))
+                return
             warm(url, CACHED_DEMO)
             results, elapsed, jobs = asyncio.run(run_load(url, args.students, args.seconds, args.train_demo,
                                                           json.loads(args.train_params)))

@@ -22,7 +22,10 @@ class Board:
     def __init__(self, directory: Path | None):
         self.directory = Path(directory) / "board" if directory else None
         self.memory: dict[str, tuple[int, object]] = {}  # name → (version, value), this process's view
-        self.changed = threading.Condition()
+        self.lock = threading.Lock()
+        # One condition per notice, all over the same lock: a change wakes only those waiting on that
+        # notice (a class's poll answers do not wake every follow-mode stream).
+        self.conditions: dict[str, threading.Condition] = {}
         self.watched: set[str] = set()  # the names someone in this process has waited on
         self.watcher: threading.Thread | None = None
 
@@ -39,24 +42,30 @@ class Board:
             except OSError as error:
                 log.warning("cannot write the board %s (%s): sharing in this process only", self.directory, error)
                 self.directory = None
-        with self.changed:
+        with self.lock:
             self.memory[name] = (version, value)
-            self.changed.notify_all()
+            self._condition(name).notify_all()
         return version
 
     def read(self, name: str, default=None) -> tuple[int, object]:
         """(version, value); version 0 and `default` if nothing was ever posted."""
         self._refresh(name)
-        with self.changed:
+        with self.lock:
             return self.memory.get(name, (0, default))
 
     def wait(self, name: str, seen_version: int, timeout: float, default=None) -> tuple[int, object]:
         """Block until `name` has a version newer than `seen_version`, or `timeout` passes."""
         self.watched.add(name)
         self._start_watcher()
-        with self.changed:
-            self.changed.wait_for(lambda: self.memory.get(name, (0, None))[0] > seen_version, timeout=timeout)
+        with self.lock:
+            self._condition(name).wait_for(lambda: self.memory.get(name, (0, None))[0] > seen_version, timeout=timeout)
             return self.memory.get(name, (0, default))
+
+    def _condition(self, name: str) -> threading.Condition:
+        """The condition of `name` (call with the lock held)."""
+        if name not in self.conditions:
+            self.conditions[name] = threading.Condition(self.lock)
+        return self.conditions[name]
 
     def _refresh(self, name: str) -> bool:
         """Read `name` from disk if another process has posted a newer version; True if it changed."""
@@ -70,15 +79,15 @@ class Board:
         except (OSError, ValueError, KeyError, TypeError) as error:
             log.warning("ignoring unreadable board entry %s: %s", self.path(name), error)
             return False
-        with self.changed:
+        with self.lock:
             if version <= self.memory.get(name, (0, None))[0]:
                 return False
             self.memory[name] = (version, value)
-            self.changed.notify_all()
+            self._condition(name).notify_all()
             return True
 
     def _start_watcher(self) -> None:
-        with self.changed:
+        with self.lock:
             if self.watcher is not None or self.directory is None:
                 return
             self.watcher = threading.Thread(target=self._watch, name="board-watcher", daemon=True)

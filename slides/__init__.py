@@ -1,7 +1,7 @@
 """The lecture's slides: one Markdown file per slide, shown in the order of their file names.
 
 Each file is `NN-<demo>.md`, named for the demo it runs: YAML front matter (title, demo,
-optional layout), the slide body in Markdown, then a line `Note:` and the speaker notes.
+optional layout and poll), the slide body in Markdown, then a line `Note:` and the speaker notes.
 A slide's number is its place in that order and nothing else. Instructors edit these files;
 no Python is needed to change what a slide says.
 """
@@ -16,6 +16,20 @@ SLIDES_DIR = Path(__file__).parent
 SLIDE_FILE_GLOB = "[0-9][0-9]-*.md"
 NOTES_MARKER = re.compile(r"^Note:[ \t]*$", re.MULTILINE)
 LAYOUTS = ("standard", "title", "wide")  # wide: a narrow text column, a wide demo
+# A poll's choices are keyed by the outcome they predict: the `winner` of the demo's recap headline
+# (demos/shared/recap.py), so the slide can say which choice the measured result supports.
+OUTCOMES = ("transformer", "lstm", "rnn", "tie")
+MIN_CHOICES, MAX_CHOICES = 2, 5
+
+
+@dataclass(frozen=True)
+class Poll:
+    """The question a class answers before the demo runs."""
+    question: str
+    choices: tuple[tuple[str, str], ...]  # (outcome it predicts, text shown)
+
+    def public(self) -> dict:
+        return {"question": self.question, "choices": [{"outcome": o, "text": t} for o, t in self.choices]}
 
 
 @dataclass(frozen=True)
@@ -26,6 +40,7 @@ class Slide:
     body_html: str
     notes_html: str
     layout: str = "standard"
+    poll: Poll | None = None
 
     def summary(self) -> dict:
         """The public facts about a slide, as `/api/slides` lists them."""
@@ -50,6 +65,7 @@ def parse_slide(path: Path, n: int) -> Slide:
     layout = post.get("layout", "standard")
     if layout not in LAYOUTS:
         raise SlideError(f"{path.name}: layout must be one of {LAYOUTS}, not {layout!r}")
+    poll = parse_poll(path, post.get("poll"))
     body, notes = split_notes(post.content)
     return Slide(
         n=n,
@@ -58,7 +74,23 @@ def parse_slide(path: Path, n: int) -> Slide:
         body_html=render_markdown(body),
         notes_html=render_markdown(notes),
         layout=layout,
+        poll=poll,
     )
+
+
+def parse_poll(path: Path, raw) -> Poll | None:
+    """`poll: {question: ..., choices: {<outcome>: <text>, ...}}` from the front matter, checked."""
+    if raw is None:
+        return None
+    choices = raw.get("choices") if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or not str(raw.get("question") or "").strip() or not isinstance(choices, dict):
+        raise SlideError(f"{path.name}: poll needs a question and choices (outcome: text)")
+    if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
+        raise SlideError(f"{path.name}: a poll has {MIN_CHOICES} to {MAX_CHOICES} choices, not {len(choices)}")
+    unknown = sorted(set(map(str, choices)) - set(OUTCOMES))
+    if unknown:
+        raise SlideError(f"{path.name}: poll choices are keyed by an outcome in {OUTCOMES}, not {unknown}")
+    return Poll(str(raw["question"]).strip(), tuple((str(o), str(t)) for o, t in choices.items()))
 
 
 def split_notes(content: str) -> tuple[str, str]:

@@ -1,7 +1,8 @@
 """`flask --app app export OUTDIR`: a static copy of the lecture that needs no Python.
 
 It holds every slide (without the speaker notes), the assets, Plotly, and the cached default result of
-every demo frozen as JSON (in `results/`, and inside the page so it opens from disk). A
+every demo frozen as JSON (in `results/`, and inside the page so it opens from disk), and the
+class's answers to each poll with what the frozen result says about them (in `polls/`). A
 static host or a CDN can serve it to any number of students; live runs stay on the
 lecturer's server. It opens at `index.html`; slides are `index.html#/n`.
 """
@@ -18,6 +19,7 @@ from demos import DEMOS
 from web.assets import plotly_js
 from web.deck import get_deck
 from web.engine import get_engine
+from web.polls import frozen_polls
 from web.recap import build_recap
 from web.static_assets import ENTRY_POINTS, get_assets
 
@@ -43,12 +45,13 @@ def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
     return frozen, missing
 
 
-def render_pages(deck, frozen: dict) -> dict[str, str]:
+def render_pages(deck, frozen: dict, polls: list[dict]) -> dict[str, str]:
     with current_app.test_request_context("/"):
         g.static_export = True
         return {
             "index.html": render_template("deck/deck.html", deck=deck, current=deck[0], demos=DEMOS,
-                                          frozen=frozen, frozen_recap=build_recap(), print_mode=False),
+                                          frozen=frozen, frozen_recap=build_recap(), frozen_polls=polls,
+                                          print_mode=False),
             "presenter.html": render_template("deck/presenter.html", deck=deck),
         }
 
@@ -56,22 +59,27 @@ def render_pages(deck, frozen: dict) -> dict[str, str]:
 def write_export(outdir: Path) -> dict:
     deck = get_deck()
     frozen, missing = frozen_results([slide.demo for slide in deck])
+    polls = frozen_polls(frozen)
     static_dir = Path(current_app.static_folder)
     shutil.copytree(static_dir, outdir / "static", dirs_exist_ok=True)
     for bundle_name in ENTRY_POINTS:
         (outdir / "static" / bundle_name).write_bytes(get_assets().get(bundle_name).raw)
     (outdir / "vendor").mkdir(parents=True, exist_ok=True)
     (outdir / "vendor" / "plotly.min.js").write_bytes(plotly_js()[0])
-    for name, html in render_pages(deck, frozen).items():
+    for name, html in render_pages(deck, frozen, polls).items():
         (outdir / name).write_text(html, encoding="utf-8")
     (outdir / "results").mkdir(exist_ok=True)
     for demo_id, result in frozen.items():
         (outdir / "results" / f"{demo_id}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+    (outdir / "polls").mkdir(exist_ok=True)
+    for poll in polls:
+        (outdir / "polls" / f"{poll['demo']}.json").write_text(json.dumps(poll, indent=1), encoding="utf-8")
     manifest = {
         "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "frozen": [{"demo": demo_id, "device": result["device"], "train_seconds": result["train_seconds"],
                     "params": result["params"]} for demo_id, result in frozen.items()],
         "not_frozen": missing,
+        "polls": [{"demo": poll["demo"], "answers": poll["total"]} for poll in polls],
     }
     (outdir / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return manifest
@@ -86,6 +94,9 @@ def export_command(outdir: Path):
     click.echo(f"Exported the lecture to {outdir}/index.html")
     for item in manifest["frozen"]:
         click.echo(f"  froze {item['demo']:<22} computed on {item['device']} in {item['train_seconds']:.2f} s")
+    answered = [f"{poll['demo']} ({poll['answers']})" for poll in manifest["polls"] if poll["answers"]]
+    click.echo(f"  froze the class's answers to {len(manifest['polls'])} polls"
+               + (f"; answered: {', '.join(answered)}" if answered else "; none answered yet"))
     if manifest["not_frozen"]:
         click.echo(f"  not frozen (no cached default result; run `flask --app app warm` first): "
                    f"{', '.join(manifest['not_frozen'])}")

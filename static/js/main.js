@@ -6,6 +6,7 @@ import { GoTo } from "./deck/goto.js";
 import { Follow } from "./deck/follow.js";
 import { Help } from "./deck/help.js";
 import { InstructorPanel } from "./deck/instructor.js";
+import { JoinScreen, showJoinAddress } from "./deck/join.js";
 import { Keyboard } from "./deck/keyboard.js";
 import { Overview } from "./deck/overview.js";
 import { PresenterLink } from "./deck/presenter_link.js";
@@ -15,17 +16,28 @@ import { Scale } from "./deck/scale.js";
 import { Touch } from "./deck/touch.js";
 import { loadPlotly } from "./demos/charts.js";
 import { startDemos } from "./demos/index.js";
+import { Polls } from "./demos/poll.js";
 
 const deck = new Deck(document.getElementById("deck"));
 const overview = new Overview(deck);
 const help = new Help(deck);
 const goTo = new GoTo(deck);
 const blank = new Blank(deck);
+const joinScreen = new JoinScreen(deck);
 
 const demos = startDemos(deck);
 const presenter = new PresenterLink(deck, demos, blank);
 const follow = new Follow(deck, demos);
 const instructor = new InstructorPanel(deck, follow);
+const polls = new Polls(deck.root, deck.root.dataset.instructorUrl);
+const showPoll = () => polls.show(deck.current.dataset.demo);
+deck.addEventListener("slidechange", showPoll);
+showPoll();
+// A result beside a poll: the poll says what the class predicted and what was measured.
+deck.root.addEventListener("demostate", (event) => {
+  if (event.detail.status === "done") polls.judge(event.detail.demo, event.detail.params);
+});
+showJoinAddress(deck.root);
 
 const actions = {
   next: () => deck.next(),
@@ -39,10 +51,11 @@ const actions = {
   help: () => help.toggle(),
   presenter: () => presenter.open(),
   instructor: () => instructor.toggle(),
+  join: () => joinScreen.toggle(),
   rejoin: () => follow.rejoin(),
 };
 
-new Keyboard(actions, [blank, help, instructor, goTo, overview]);
+new Keyboard(actions, [blank, joinScreen, help, instructor, goTo, overview]);
 new Progress(deck);
 new Scale(deck);
 new Touch(deck);
@@ -54,7 +67,7 @@ deck.root.addEventListener("click", (event) => {
   if (button) actions[button.dataset.action]();
 });
 
-window.greatShift = { deck, demos, follow }; // for the browser console and the tests
+window.greatShift = { deck, demos, follow, polls }; // for the browser console and the tests
 
 // Once the page is up, fetch the chart library in the background, ready for the first chart.
 window.addEventListener("load", () => setTimeout(() => loadPlotly().catch(() => {}), 0), { once: true });

@@ -1,5 +1,5 @@
 // I opens the instructor panel: the token (kept in this browser), warm every demo, and follow mode.
-import { getJSON, instructorToken, warmAllDemos } from "../demos/api.js";
+import { download, getJSON, instructorToken, warmAllDemos } from "../demos/api.js";
 import { Dialog } from "./dialog.js";
 
 export class InstructorPanel {
@@ -16,6 +16,7 @@ export class InstructorPanel {
     this.followBox = this.element.querySelector(".instructor-follow");
     this.warmButton = this.element.querySelector(".instructor-warm");
     this.message = this.element.querySelector(".instructor-message");
+    this.csvButton = this.element.querySelector(".instructor-csv");
 
     this.onSave = (event) => { event.preventDefault(); this.save(); };
     this.onForget = () => { instructorToken.clear(); this.tokenInput.value = ""; this.check(); };
@@ -25,6 +26,8 @@ export class InstructorPanel {
     this.element.querySelector(".instructor-forget").addEventListener("click", this.onForget);
     this.followBox.addEventListener("change", this.onFollowChange);
     this.warmButton.addEventListener("click", this.onWarm);
+    this.onCsv = this.downloadCsv.bind(this);
+    this.csvButton?.addEventListener("click", this.onCsv);
   }
 
   get isOpen() { return this.dialog.isOpen; }
@@ -62,6 +65,9 @@ export class InstructorPanel {
           : "Without a token set on the server, only the server's own machine is the instructor.";
       this.element.dataset.instructor = String(body.instructor);
       this.followBox.disabled = this.warmButton.disabled = !body.instructor;
+      if (this.csvButton) this.csvButton.disabled = !body.instructor;
+      // The polls show their controls to the instructor only.
+      this.deck.root.dispatchEvent(new CustomEvent("instructorchange", { detail: { instructor: body.instructor } }));
     } catch (error) {
       this.status.textContent = error.message;
     }
@@ -73,6 +79,15 @@ export class InstructorPanel {
       this.message.textContent = on ? "Follow mode is on: students see your slide and your demo results." : "Follow mode is off.";
     } catch (error) {
       this.followBox.checked = this.follow.leading;
+      this.message.textContent = error.message;
+    }
+  }
+
+  async downloadCsv() {
+    try {
+      await download(this.csvButton.dataset.url, "predictions.csv");
+      this.message.textContent = "Saved the class's predictions as predictions.csv.";
+    } catch (error) {
       this.message.textContent = error.message;
     }
   }

@@ -13,7 +13,8 @@ export const KEYMAP = [
   { action: "blank", keys: ["B", "."], label: "Blank the screen / bring it back" },
   { action: "help", keys: ["?"], label: "This list of keys" },
   { action: "presenter", keys: ["S"], label: "Presenter view: notes, next slide, timer (opens a window)" },
-  { action: "instructor", keys: ["I"], label: "Instructor panel: token, warm all demos, follow mode" },
+  { action: "instructor", keys: ["I"], label: "Instructor panel: token, warm all demos, follow mode, polls' CSV" },
+  { action: "join", keys: ["J"], label: "Join code full screen: a QR code for the class's phones" },
   { action: "rejoin", keys: ["R"], label: "Follow the lecturer again (in follow mode)" },
 ];
 

@@ -48,6 +48,18 @@ export function postJSON(url, payload = {}) {
   return request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) });
 }
 
+// Saves the answer to `url` as a file (the instructor's CSV export: the token goes in a header,
+// which a plain link could not send).
+export async function download(url, filename) {
+  const response = await fetch(url, { headers: headers() }).catch(() => null);
+  if (!response?.ok) throw new ApiError(response?.status ?? 0, await response?.json().catch(() => null));
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = filename;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
 // Follows a job until it ends: handlers.progress(state) for each update, then
 // handlers.done(state) or handlers.failed(message). Returns a function that stops following.
 export function followJob(eventsUrl, handlers) {

@@ -30,6 +30,46 @@ function readParam(field) {
   }
 }
 
+// A result's parameters as a slide address's query (`?seed=2&widths=16,64`): only those that differ
+// from the defaults, so a link stays short; a set is written with commas.
+function queryFor(params, defaults) {
+  const parts = [];
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (!(name in defaults) || JSON.stringify(value) === JSON.stringify(defaults[name])) continue;
+    const text = Array.isArray(value) ? value.join(",") : typeof value === "boolean" ? (value ? "1" : "0") : String(value);
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(text).replace(/%2C/g, ",")}`);
+  }
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+// Put a value from a link into its control, as a user would set it; the server checks it as typed.
+function writeParam(field, text) {
+  const inputs = [...field.querySelectorAll("input, select")];
+  const asText = (json) => String(JSON.parse(json));
+  switch (field.dataset.type) {
+    case "bool":
+      inputs[0].checked = ["1", "true", "yes", "on"].includes(text.toLowerCase());
+      break;
+    case "multi": {
+      const wanted = new Set(text.split(",").map((item) => item.trim()));
+      inputs.forEach((input) => { input.checked = wanted.has(asText(input.value)); });
+      break;
+    }
+    case "choice": {
+      const select = inputs[0];
+      let option = [...select.options].find((o) => asText(o.value) === text);
+      if (!option) { // not one of the choices: sent as given, so the server can say what is allowed
+        option = new Option(text, JSON.stringify(text));
+        select.add(option);
+      }
+      select.value = option.value;
+      break;
+    }
+    default:
+      inputs[0].value = text;
+  }
+}
+
 export class DemoWidget {
   // `frozen`: in a static export, the results frozen into the page (demo id → result); no server.
   constructor(element, frozen = null) {
@@ -61,6 +101,15 @@ export class DemoWidget {
     // What other windows (presenter view, students following) need to mirror this widget.
     this.state = { demo: this.demoId, status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null };
 
+    this.slideUrl = element.closest(".slide")?.dataset.url;
+    // A poll beside it: its cached result is never shown before Run (except on the printed page).
+    this.waitsForPrediction = element.dataset.poll === "true" && element.closest(".deck")?.dataset.print !== "true";
+    this.copyButton = element.querySelector(".demo-copy-link");
+    this.defaults = this.readParams(); // the form as rendered holds each parameter's default
+    this.linked = this.paramsFromAddress();
+
+    this.onCopy = () => this.copyLink();
+    this.copyButton?.addEventListener("click", this.onCopy);
     this.onRun = () => this.run();
     this.onRetrain = () => this.run({ force: true });
     this.onSubmit = (event) => { event.preventDefault(); this.run(); };
@@ -86,16 +135,59 @@ export class DemoWidget {
     return Object.fromEntries([...this.element.querySelectorAll(".param")].map((field) => [field.dataset.name, readParam(field)]));
   }
 
-  // The slide is on screen: show the default result if one is cached, or the job already
-  // training it; otherwise wait for Run, since training costs the lecturer's time.
+  // Parameters in the address of this widget's slide (`/slides/5?seed=2`), put into the form; or null.
+  paramsFromAddress() {
+    if (this.frozen || location.pathname !== this.slideUrl) return null;
+    const query = new URLSearchParams(location.search);
+    const fields = [...this.element.querySelectorAll(".param")].filter((field) => query.has(field.dataset.name));
+    if (!fields.length) return null;
+    fields.forEach((field) => writeParam(field, query.get(field.dataset.name)));
+    return this.readParams();
+  }
+
+  // The address of this slide with the result's parameters: a link that opens the same result.
+  link() {
+    return new URL(this.slideUrl + queryFor(this.result?.params ?? this.readParams(), this.defaults), location.href).href;
+  }
+
+  // Keep the address bar on the result shown, so a reload or a shared link reproduces it.
+  showInAddressBar() {
+    if (this.frozen || !this.result || location.pathname !== this.slideUrl || new URLSearchParams(location.search).has("print")) return;
+    const link = this.link();
+    if (link !== location.href) history.replaceState(history.state, "", link);
+  }
+
+  async copyLink() {
+    const link = this.link();
+    try {
+      await navigator.clipboard.writeText(link);
+      this.copyButton.textContent = "Link copied";
+    } catch { // no clipboard (a page on a plain-http network address): show the link to copy by hand
+      this.copyButton.textContent = "Copy link";
+      window.prompt("Copy this link:", link);
+    }
+  }
+
+  // The slide is on screen: show the result its address asks for, or the default result if one
+  // is cached (unless a poll waits for the class's prediction), or the job already training it;
+  // otherwise wait for Run, since training costs the lecturer's time.
   async onShow() {
     if (this.result) {
       resizeCharts(this.output);
       this.renderer.onShow?.(this.output);
+      this.showInAddressBar();
     }
     if (this.result || this.busy) return;
     if (this.frozen) {
       this.showFrozen();
+      return;
+    }
+    if (this.linked) {
+      const params = this.linked;
+      this.linked = null;
+      this.state.params = params;
+      await this.showCached(params);
+      if (!this.result && this.errorBox.hidden) this.badge.textContent = "not computed with these settings yet: press Run";
       return;
     }
     let info;
@@ -108,7 +200,7 @@ export class DemoWidget {
     if (info.job) {
       this.setBusy(true);
       this.follow(info.job.events, info.job.job);
-    } else if (info.cached) {
+    } else if (info.cached && !this.waitsForPrediction) {
       this.run({ params: {} });
     }
   }
@@ -197,6 +289,11 @@ export class DemoWidget {
     this.runButton.textContent = "Rerun";
     this.retrainButton.hidden = Boolean(this.frozen);
     this.renderer.render?.(this.output, result);
+    if (this.copyButton) {
+      this.copyButton.hidden = false;
+      this.copyButton.textContent = "Copy link";
+    }
+    this.showInAddressBar();
     this.emit({ status: "done", progress: 1, message: result.summary ?? "", badge: this.badge.textContent,
                 params: result.params, job: null, events: null });
   }

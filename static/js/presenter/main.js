@@ -4,6 +4,7 @@ import { openChannel } from "../deck/channel.js";
 import { GoTo } from "../deck/goto.js";
 import { Keyboard } from "../deck/keyboard.js";
 import { getJSON } from "../demos/api.js";
+import { Polls } from "../demos/poll.js";
 import { Timer } from "./timer.js";
 
 class PresenterView {
@@ -22,6 +23,7 @@ class PresenterView {
     this.demoProgress = root.querySelector(".presenter-demo-progress");
     this.notesHtml = null; // slide number -> its notes, once the server has given them
     this.notesMessage = "Loading the speaker notes…";
+    this.polls = new Polls(root, root.dataset.instructorUrl);
     this.channel = openChannel(this.onMessage.bind(this));
     this.channel.postMessage({ type: "hello" }); // the slides window answers with where it is
     this.show(1);
@@ -79,6 +81,8 @@ class PresenterView {
     this.position.textContent = String(n);
     this.title.textContent = slide.dataset.title;
     this.demoName.textContent = slide.dataset.demo;
+    this.polls.show(slide.dataset.demo); // the class's answers to this slide's poll, live
+    this.polls.boxes.forEach((box, demo) => { box.element.hidden = demo !== slide.dataset.demo; });
     this.showNotes();
     const next = this.slides[n];
     if (next) {
@@ -107,7 +111,10 @@ class PresenterView {
 
   onMessage(message) {
     if (message.type === "slide" && message.n !== this.n) this.show(message.n);
-    else if (message.type === "demo" && message.n === this.n) this.showDemo(message.state);
+    else if (message.type === "demo" && message.n === this.n) {
+      this.showDemo(message.state);
+      if (message.state?.status === "done") this.polls.judge(message.state.demo, message.state.params);
+    }
   }
 }
 

@@ -1,0 +1,64 @@
+"""The class's answers to each slide's poll, kept on the engine's board, which every server
+process shares.
+
+A poll's record is the board notice `poll-<demo>`: whether the poll is open and each voter's
+choice (`{"open": bool, "answers": {voter id: choice index}}`), a file under `<cache>/board/`
+written whole or not at all. Every change reads, changes and posts the record under a file
+lock, so answers sent to different processes at the same moment are all kept, each once; the
+post wakes every process's event streams of that poll. Without a folder the board, and so the
+answers, live in this process's memory.
+"""
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from filelock import FileLock
+
+from engine.board import Board
+
+CLOSED = {"open": False, "answers": {}}
+LOCK_POLL_SECONDS = 0.002
+
+
+def notice(demo_id: str) -> str:
+    return f"poll-{demo_id}"
+
+
+def tally(record: dict, n_choices: int) -> dict:
+    """What everyone may see of a record: open or not, and how many chose each choice."""
+    counts = [0] * n_choices
+    for choice in record["answers"].values():
+        if 0 <= choice < n_choices:
+            counts[choice] += 1
+    return {"open": record["open"], "counts": counts, "total": sum(counts)}
+
+
+class PollStore:
+    def __init__(self, board: Board):
+        self.board = board
+        self.lock = threading.Lock()
+
+    def record(self, demo_id: str) -> dict:
+        return self.board.read(notice(demo_id), CLOSED)[1]
+
+    @contextmanager
+    def locked(self, demo_id: str) -> Iterator[None]:
+        """One change at a time: in this process (a thread lock), and across processes (a file lock)."""
+        with self.lock:
+            if self.board.directory is None:
+                yield
+                return
+            self.board.directory.mkdir(parents=True, exist_ok=True)
+            # Held for a millisecond or two, so ask again every 2 ms, not filelock's default 50 ms:
+            # a class answering at once would otherwise queue for tenths of a second.
+            with FileLock(self.board.directory / f".{notice(demo_id)}.lock").acquire(poll_interval=LOCK_POLL_SECONDS):
+                yield
+
+    def change(self, demo_id: str, update: Callable[[dict], None]) -> dict:
+        """Apply `update` to a copy of the record and post it for every process; returns the record."""
+        with self.locked(demo_id):
+            current = self.record(demo_id)
+            record = {"open": current["open"], "answers": dict(current["answers"])}
+            update(record)
+            self.board.write(notice(demo_id), record)
+        return record

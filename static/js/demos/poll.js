@@ -1,0 +1,190 @@
+// Predict, then run: a slide's poll. The lecturer opens it, each student taps a prediction (and may
+// change it until it closes), everyone watches the counts arrive (Server-Sent Events), the lecturer
+// closes it and runs the demo, and the poll says what the class predicted beside what was measured.
+// Which choice a result supports is decided by the server (the demo's recap headline), never here.
+import { getJSON, postJSON } from "./api.js";
+
+function percent(count, total) {
+  return total ? Math.round((100 * count) / total) : 0;
+}
+
+export class PollBox {
+  constructor(element, isInstructor) {
+    this.element = element;
+    this.url = element.dataset.url;
+    this.choices = [...element.querySelectorAll(".poll-choice")];
+    this.status = element.querySelector(".poll-status");
+    this.controls = element.querySelector(".poll-controls");
+    this.outcome = element.querySelector(".poll-outcome");
+    this.isInstructor = isInstructor; // a promise of true or false
+    this.frozen = null; // in a static copy: this poll as `flask export` froze it
+    this.state = null;
+    this.mine = null;
+    this.resultParams = null; // the parameters of the result shown beside this poll, once there is one
+    this.judged = { key: null, outcome: null }; // the server's verdict on those parameters
+    this.source = null;
+    this.message = "";
+
+    this.onChoice = (event) => this.answer(Number(event.currentTarget.dataset.choice));
+    this.choices.forEach((button) => button.addEventListener("click", this.onChoice));
+    for (const action of ["open", "close", "reset"]) {
+      element.querySelector(`.poll-${action}`).addEventListener("click", () => this.act(action));
+    }
+  }
+
+  // The slide is on screen: fetch the poll (with this browser's answer) and listen for changes.
+  async show() {
+    if (!this.url) { // a static copy: the answers and the verdict frozen by `flask export`
+      if (this.frozen) this.render(this.frozen);
+      if (this.frozen?.outcome) this.drawOutcome(this.frozen.outcome, this.frozen);
+      return;
+    }
+    this.source?.close();
+    this.source = new EventSource(this.element.dataset.eventsUrl);
+    this.source.addEventListener("poll", (event) => this.render(JSON.parse(event.data)));
+    try {
+      const { body } = await getJSON(this.url);
+      this.mine = body.mine;
+      this.render(body);
+    } catch (error) {
+      this.say(error.message);
+    }
+    this.controls.hidden = !(await this.isInstructor);
+  }
+
+  hide() {
+    this.source?.close();
+    this.source = null;
+  }
+
+  async answer(choice) {
+    try {
+      const { body } = await postJSON(this.element.dataset.answerUrl, { choice });
+      this.mine = body.mine;
+      this.message = "";
+      this.render(body);
+    } catch (error) {
+      this.say(error.message);
+    }
+  }
+
+  async act(action) {
+    try {
+      const { body } = await postJSON(this.url, { action });
+      if (action === "reset") this.mine = null;
+      this.message = "";
+      this.render(body);
+    } catch (error) {
+      this.say(error.message);
+    }
+  }
+
+  // The demo beside the poll shows a result: once the poll is closed, say what it measured.
+  judge(params) {
+    this.resultParams = params;
+    this.showOutcome();
+  }
+
+  say(message) {
+    this.message = message;
+    if (this.state) this.render(this.state);
+    else this.status.textContent = message;
+  }
+
+  render(state) {
+    this.state = state;
+    this.element.dataset.open = String(state.open);
+    state.counts.forEach((count, i) => {
+      const button = this.choices[i];
+      const share = percent(count, state.total);
+      button.disabled = !state.open;
+      button.setAttribute("aria-pressed", String(this.mine === i));
+      button.style.setProperty("--share", `${share}%`);
+      button.querySelector(".poll-count").textContent = state.total ? `${count} · ${share}%` : "0";
+      button.setAttribute("aria-label", `${button.querySelector(".poll-choice-text").textContent}: ${count} of ${state.total} answers`);
+    });
+    const answers = `${state.total} ${state.total === 1 ? "answer" : "answers"}`;
+    const yours = this.mine === null || this.mine === undefined ? ""
+      : ` Your prediction: ${this.choices[this.mine].querySelector(".poll-choice-text").textContent}.`;
+    this.status.textContent = this.message || (state.open
+      ? `Open: tap your prediction (you can change it until the poll closes). ${answers} so far.${yours}`
+      : state.total ? `Closed with ${answers}.${yours} Now the demo settles it.`
+        : "The lecturer opens this poll before the demo runs.");
+    this.controls.querySelector(".poll-open").disabled = state.open;
+    this.controls.querySelector(".poll-close").disabled = !state.open;
+    this.showOutcome();
+  }
+
+  async showOutcome() {
+    const state = this.state;
+    if (!state || state.open || !state.total || !this.resultParams || !this.element.dataset.outcomeUrl) {
+      this.outcome.hidden = true;
+      this.element.dataset.judged = "false";
+      return;
+    }
+    const key = JSON.stringify(this.resultParams);
+    if (this.judged.key !== key) {
+      try {
+        const { body } = await postJSON(this.element.dataset.outcomeUrl, this.resultParams);
+        this.judged = { key, outcome: body.status === "done" ? body.outcome : null };
+      } catch {
+        this.judged = { key, outcome: null }; // the widget already says what went wrong with the result
+      }
+    }
+    if (this.judged.outcome) this.drawOutcome(this.judged.outcome, this.state);
+    else {
+      this.outcome.hidden = true;
+      this.element.dataset.judged = "false";
+    }
+  }
+
+  drawOutcome(outcome, state) {
+    const measured = outcome.winner === "tie" ? "neither model was ahead with every seed" : `the ${outcome.winner_label} won`;
+    let predicted = "None of the choices predicted that.";
+    if (outcome.choice !== null) {
+      const count = state.counts[outcome.choice];
+      predicted = `${percent(count, state.total)}% of you (${count} of ${state.total}) predicted that.`;
+    }
+    const line = document.createElement("strong");
+    line.textContent = `Measured: ${measured}. ${predicted}`;
+    const detail = document.createElement("span");
+    detail.className = "poll-outcome-detail";
+    detail.textContent = ` ${outcome.detail}.`;
+    this.outcome.replaceChildren(line, detail);
+    this.outcome.dataset.choice = String(outcome.choice);
+    this.outcome.hidden = false;
+    this.element.dataset.judged = "true";
+  }
+}
+
+// Every poll on the page, keyed by its demo: the shown one listens, the others are quiet.
+export class Polls {
+  constructor(root, instructorUrl) {
+    const isInstructor = instructorUrl
+      ? getJSON(instructorUrl).then(({ body }) => body.instructor, () => false)
+      : Promise.resolve(false);
+    this.boxes = new Map([...root.querySelectorAll(".poll")].map((element) => [element.dataset.demo, new PollBox(element, isInstructor)]));
+    this.current = null;
+    const frozen = document.getElementById("frozen-polls");
+    if (frozen) JSON.parse(frozen.textContent).forEach((poll) => { if (this.boxes.has(poll.demo)) this.boxes.get(poll.demo).frozen = poll; });
+    // The instructor panel checked a new token (or forgot one).
+    root.addEventListener("instructorchange", (event) => {
+      for (const box of this.boxes.values()) {
+        box.isInstructor = Promise.resolve(event.detail.instructor);
+        box.controls.hidden = !event.detail.instructor;
+      }
+    });
+  }
+
+  show(demoId) {
+    const box = this.boxes.get(demoId) ?? null;
+    if (box === this.current) return;
+    this.current?.hide();
+    this.current = box;
+    box?.show();
+  }
+
+  judge(demoId, params) {
+    this.boxes.get(demoId)?.judge(params);
+  }
+}

@@ -1,0 +1,151 @@
+"""Predict, then run, in real browsers: a lecturer and three students on phones who joined by the
+join address. The class answers the Amnesia Test's poll, everyone watches the counts arrive, the
+lecturer closes the poll and runs the demo, and every screen shows the class's prediction beside
+the measured outcome. The result's address reproduces it, and Copy link copies that address."""
+import json
+import re
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_classroom import TOKEN, lead_the_class
+from tests.browser.widget import TRAINED, set_params
+from tests.deck import slide_path
+from tests.live_server import LiveServer
+
+TINY = {"length": 5, "steps": 20, "width": 8, "seeds": 1}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server with an instructor token: the students' browsers on this machine are not the lecturer."""
+    live = LiveServer(tmp_path_factory.mktemp("polls") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(autouse=True)
+def nobody_leads_afterwards(server):
+    """Each test starts with the class free to browse, whatever the one before did."""
+    yield
+    request = urllib.request.Request(server.url + "/api/follow", data=json.dumps({"on": False}).encode(),
+                                     headers={"Content-Type": "application/json", "X-Instructor-Token": TOKEN})
+    urllib.request.urlopen(request).close()
+
+
+def choice(page, index: int):
+    return page.locator(f"#slide-amnesia .poll-choice[data-choice='{index}']")
+
+
+def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screenshot_path):
+    lecturer = open_page(slide_path("amnesia"), permissions=["clipboard-read", "clipboard-write"])
+    lead_the_class(lecturer)
+    poll = lecturer.locator("#slide-amnesia .poll")
+    expect(poll.locator(".poll-controls")).to_be_visible()
+
+    students = [open_page("/join", **PHONE) for _ in range(3)]
+    for student in students:
+        expect(student.locator(".counter")).to_have_text("3 / 13")  # /join led to the lecturer's slide
+        expect(student.locator("#slide-amnesia .poll-controls")).to_be_hidden()
+        expect(choice(student, 0)).to_be_disabled()
+        expect(student.locator("#slide-amnesia .poll-status")).to_have_text(
+            "The lecturer opens this poll before the demo runs.")
+
+    poll.locator(".poll-open").click()
+    for student, pick in zip(students, (0, 1, 0)):
+        expect(choice(student, pick)).to_be_enabled()
+        choice(student, pick).click()
+        expect(choice(student, pick)).to_have_attribute("aria-pressed", "true")
+    students[1].locator("#slide-amnesia .poll-choice[data-choice='0']").click()  # a change of mind
+    students[1].locator("#slide-amnesia .poll-choice[data-choice='2']").click()  # and another
+    for page in [lecturer, *students]:  # the live chart, on every screen
+        expect(choice(page, 0).locator(".poll-count")).to_have_text("2 · 67%")
+        expect(choice(page, 2).locator(".poll-count")).to_have_text("1 · 33%")
+        expect(choice(page, 1).locator(".poll-count")).to_have_text("0 · 0%")
+    expect(choice(students[1], 2)).to_have_attribute("aria-pressed", "true")
+    expect(choice(students[1], 1)).to_have_attribute("aria-pressed", "false")
+    students[0].screenshot(path=screenshot_path("poll-student-phone-open.png"), full_page=True)
+    with lecturer.expect_popup() as popup:  # the presenter view shows the class's answers too
+        lecturer.keyboard.press("s")
+    presenter = popup.value
+    expect(presenter.locator(".poll[data-demo='amnesia'] .poll-choice[data-choice='0'] .poll-count")).to_have_text("2 · 67%")
+    expect(presenter.locator(".poll[data-demo='dyck']")).to_be_hidden()
+    presenter.close()
+
+    poll.locator(".poll-close").click()
+    for student in students:
+        expect(choice(student, 0)).to_be_disabled()
+        expect(student.locator("#slide-amnesia .poll-status")).to_contain_text("Closed with 3 answers.")
+    students[0].watch.expect_error("status of 409")
+    late = students[0].evaluate("""() => fetch('/api/polls/amnesia/answer', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({choice: 1})}).then(r => r.status)""")
+    assert late == 409
+    expect(choice(lecturer, 1).locator(".poll-count")).to_have_text("0 · 0%")
+
+    widget = lecturer.locator("#slide-amnesia .demo")
+    set_params(widget, **TINY)
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
+
+    # The prediction beside the outcome: the measured winner decides which choice it supports.
+    counts = {0: 2, 1: 0, 2: 1}
+    for page in [lecturer, *students]:
+        outcome = page.locator("#slide-amnesia .poll-outcome")
+        expect(outcome).to_be_visible(timeout=TRAINED)
+        supported = outcome.get_attribute("data-choice")
+        text = outcome.inner_text()
+        assert re.match(r"Measured: (the \w[\w ]* won|neither model was ahead with every seed)\. ", text), text
+        k = counts[int(supported)]
+        assert f"{round(100 * k / 3)}% of you ({k} of 3) predicted that." in text, text
+        assert "chance 4%; 1 seeds" in text  # the measured numbers of the recap headline
+    lecturer.screenshot(path=screenshot_path("poll-lecturer-outcome.png"))
+    students[2].screenshot(path=screenshot_path("poll-student-phone-outcome.png"), full_page=True)
+
+    # The result's address: a reload or a shared link shows the same cached result.
+    expect(lecturer).to_have_url(re.compile(r"/slides/3\?seeds=1&length=5&steps=20&width=8$"))
+    widget.locator(".demo-copy-link").click()
+    expect(widget.locator(".demo-copy-link")).to_have_text("Link copied")
+    assert lecturer.evaluate("navigator.clipboard.readText()") == lecturer.url
+    summary = widget.locator(".demo-summary").inner_text()
+    shared = open_page(lecturer.url.removeprefix(server.url))
+    expect(shared.locator("#slide-amnesia .demo-badge")).to_contain_text("cached · computed on cpu")
+    expect(shared.locator("#slide-amnesia .demo-summary")).to_have_text(summary)
+    expect(shared.locator('#slide-amnesia .demo-params [name="length"]')).to_have_value("5")
+
+
+def test_slide_one_shows_a_scannable_join_code(open_page, screenshot_path):
+    page = open_page("/slides/1")
+    join = page.locator("#slide-system_check .join")
+    expect(join.locator(".join-address")).to_have_text(re.compile(r"^127\.0\.0\.1:\d+/j$"))
+    expect(join.locator(".join-local")).to_contain_text("Only this computer can reach this address")
+    qr = join.locator(".join-qr")
+    expect(qr).to_have_attribute("alt", "QR code of the address to join the lecture from a phone")
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0"), "the QR code was drawn"
+    assert qr.bounding_box()["height"] >= 200
+    page.screenshot(path=screenshot_path("slide-01-join.png"))
+    page.keyboard.press("j")
+    big = page.locator(".join-screen .join-qr")
+    expect(big).to_be_visible()
+    assert big.bounding_box()["height"] >= 0.7 * 720 - 1  # as large as the screen allows
+    page.keyboard.press("Escape")
+    expect(page.locator(".join-screen")).to_be_hidden()
+
+
+def test_a_bad_parameter_in_the_address_is_explained_and_runs_nothing(open_page, server):
+    page = open_page("/slides/1")
+    page.watch.expect_error("status of 400")  # the server refuses the address's length, as it should
+    page.goto(server.url + slide_path("amnesia") + "?length=1000")
+    widget = page.locator("#slide-amnesia .demo")
+    expect(widget.locator(".demo-error")).to_contain_text("length")
+    expect(widget.locator('.demo-params [name="length"]')).to_have_attribute("aria-invalid", "true")
+    expect(widget.locator(".demo-output")).to_be_empty()
+
+
+def test_a_link_to_a_result_not_computed_yet_says_so_and_waits_for_run(open_page):
+    page = open_page(slide_path("amnesia") + "?length=7&steps=20")
+    widget = page.locator("#slide-amnesia .demo")
+    expect(widget.locator(".demo-badge")).to_have_text("not computed with these settings yet: press Run")
+    expect(widget.locator('.demo-params [name="length"]')).to_have_value("7")
+    expect(widget.locator(".demo-output")).to_be_empty()

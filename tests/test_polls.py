@@ -1,0 +1,244 @@
+"""Predict, then run, over HTTP: a slide's poll as the lecturer and the students use it, every
+refusal, the answers kept on disk, the CSV export, what a result says about the poll, and joining."""
+import csv
+import io
+import json
+
+import pytest
+import segno
+
+from app import create_app
+from demos.shared.seeds import over_seeds
+from slides import SlideError, load_deck
+
+STUDENT = {"REMOTE_ADDR": "10.0.0.7"}
+TOKEN = "s3cret"
+URL = "/api/polls/amnesia"
+
+
+@pytest.fixture
+def student(app):
+    """A second browser (its own cookies), not on the server's machine."""
+    return app.test_client()
+
+
+def counts(client):
+    return client.get(URL).get_json()["counts"]
+
+
+def answer(client, choice, **kwargs):
+    return client.post(URL + "/answer", json={"choice": choice}, environ_base=STUDENT, **kwargs)
+
+
+def test_a_poll_is_asked_closed_until_the_lecturer_opens_it(client):
+    body = client.get(URL).get_json()
+    assert body["question"].startswith("After at most 300 training steps")
+    assert [c["outcome"] for c in body["choices"]] == ["transformer", "lstm", "tie"]
+    assert body["open"] is False and body["counts"] == [0, 0, 0] and body["total"] == 0 and body["mine"] is None
+
+
+def test_every_demo_slide_the_issue_names_has_a_question():
+    with_poll = {slide.demo for slide in load_deck() if slide.poll}
+    assert with_poll == {"amnesia", "recall_vs_length", "index_lookup", "speed_race", "context_scaling",
+                         "generation", "dyck"}
+
+
+@pytest.mark.parametrize("url", ["/api/polls/nope", "/api/polls/system_check", "/api/polls/nope/answer"])
+def test_a_poll_that_does_not_exist_is_a_404(client, url):
+    response = client.get(url) if not url.endswith("answer") else client.post(url, json={"choice": 0})
+    assert response.status_code == 404 and "no poll" in response.get_json()["error"]
+
+
+def test_students_answer_an_open_poll_once_each_and_may_change_their_minds(client, student, app):
+    assert client.post(URL, json={"action": "open"}).get_json()["open"] is True
+    first = answer(student, 0)
+    assert first.status_code == 200 and first.get_json()["mine"] == 0
+    assert "greatshift_voter=" in first.headers["Set-Cookie"] and "HttpOnly" in first.headers["Set-Cookie"]
+    assert answer(student, 1).get_json()["counts"] == [0, 1, 0]  # changed, not counted twice
+    other = app.test_client()
+    assert answer(other, 1).get_json()["total"] == 2
+    assert student.get(URL).get_json()["mine"] == 1
+    assert client.get(URL).get_json()["mine"] is None  # the lecturer has not answered
+
+
+def test_only_the_instructor_opens_closes_and_resets(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache"), "INSTRUCTOR_TOKEN": TOKEN})
+    client = app.test_client()
+    for headers in ({}, {"X-Instructor-Token": "wrong"}):
+        response = client.post(URL, json={"action": "open"}, headers=headers)
+        assert response.status_code == 403 and "instructor" in response.get_json()["error"]
+    assert client.get(URL).get_json()["open"] is False
+    assert client.post(URL, json={"action": "open"}, headers={"X-Instructor-Token": TOKEN}).get_json()["open"]
+    assert client.get("/api/polls.csv").status_code == 403
+
+
+@pytest.mark.parametrize("body", [{"action": "shut"}, {"action": "open", "extra": 1}, {}, {"action": ["open"]}])
+def test_a_bad_action_is_a_400(client, body):
+    response = client.post(URL, json=body)
+    assert response.status_code == 400 and response.get_json()["param"] == "action"
+    assert client.get(URL).get_json()["open"] is False
+
+
+def test_a_closed_poll_refuses_answers(client, student):
+    response = answer(student, 0)
+    assert response.status_code == 409 and "not open" in response.get_json()["error"]
+    client.post(URL, json={"action": "open"})
+    answer(student, 2)
+    client.post(URL, json={"action": "close"})
+    assert answer(student, 0).status_code == 409
+    assert counts(client) == [0, 0, 1]
+
+
+@pytest.mark.parametrize("body", ['{"choice": 3}', '{"choice": -1}', '{"choice": "0"}', '{"choice": true}',
+                                  '{"choice": 1.5}', '{"choice": 0, "name": "Ada"}', '[0]', '{"choice": 0', ''])
+def test_a_bad_answer_is_a_400_and_counts_nothing(client, student, body):
+    client.post(URL, json={"action": "open"})
+    response = student.post(URL + "/answer", data=body, content_type="application/json", environ_base=STUDENT)
+    assert response.status_code == 400, response.get_json()
+    assert counts(client) == [0, 0, 0]
+
+
+def test_an_oversize_answer_is_a_413(client, student):
+    client.post(URL, json={"action": "open"})
+    response = student.post(URL + "/answer", data=json.dumps({"choice": 0, "pad": "x" * 20_000}),
+                            content_type="application/json", environ_base=STUDENT)
+    assert response.status_code == 413 and "too large" in response.get_json()["error"]
+    assert counts(client) == [0, 0, 0]
+
+
+def test_a_flood_from_one_browser_is_refused_with_retry_after(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache"), "POLL_ANSWERS_PER_MINUTE": 3})
+    lecturer, student = app.test_client(), app.test_client()
+    lecturer.post(URL, json={"action": "open"})
+    answer(student, 0)  # the first answer gives the browser its id; the next three use up its allowance
+    statuses = [answer(student, 1).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    refused = answer(student, 2)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert counts(lecturer) == [0, 1, 0]  # the refused answers changed nothing
+
+
+def test_reset_clears_the_answers_and_closes(client, student):
+    client.post(URL, json={"action": "open"})
+    answer(student, 0)
+    body = client.post(URL, json={"action": "reset"}).get_json()
+    assert body["open"] is False and body["counts"] == [0, 0, 0]
+
+
+def test_answers_are_kept_on_disk_for_a_restarted_server(app, client, student, tmp_path):
+    client.post(URL, json={"action": "open"})
+    answer(student, 1)
+    saved = json.loads((tmp_path / "cache" / "board" / "poll-amnesia.json").read_text())["value"]
+    assert saved["open"] is True and list(saved["answers"].values()) == [1]
+    restarted = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache")})
+    assert restarted.test_client().get(URL).get_json()["counts"] == [0, 1, 0]
+
+
+def test_the_event_stream_starts_with_the_counts(client, student):
+    client.post(URL, json={"action": "open"})
+    answer(student, 2)
+    stream = client.get(URL + "/events", buffered=False)
+    assert stream.mimetype == "text/event-stream"
+    event = next(iter(stream.response)).decode()
+    stream.close()
+    assert event.startswith("event: poll\n")
+    data = json.loads(event.split("data: ", 1)[1])
+    assert data["open"] is True and data["counts"] == [0, 0, 1] and "mine" not in data
+
+
+def test_the_instructor_downloads_every_poll_as_csv(client, student):
+    client.post(URL, json={"action": "open"})
+    answer(student, 0)
+    response = client.get("/api/polls.csv")
+    assert response.mimetype == "text/csv" and "attachment" in response.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    amnesia = [row for row in rows if row["demo"] == "amnesia"]
+    assert [(row["choice"], row["answers"], row["share"]) for row in amnesia] == [
+        ("The Transformer", "1", "1.000"), ("The tuned LSTM", "0", "0.000"), ("Neither is ahead with every seed", "0", "0.000")]
+    assert {row["demo"] for row in rows} >= {"dyck", "speed_race"}
+    assert student.get("/api/polls.csv", environ_base=STUDENT).status_code == 403
+
+
+def cache_amnesia(app, transformer: list[float], lstm: list[float]) -> dict:
+    """A stored amnesia result with these accuracies per seed, as the engine would keep it."""
+    engine = app.extensions["engine"]
+    demo, params, key = engine.resolve("amnesia", {"length": 5, "steps": 20, "width": 8, "seeds": len(lstm)})
+    result = {"params": params, "chance": 1 / 26, "seeds": list(range(len(lstm))),
+              "models": {"transformer": {"accuracy": over_seeds(transformer)}, "lstm-tuned": {"accuracy": over_seeds(lstm)}}}
+    engine.cache.put(demo.ID, key, params, result)
+    return params
+
+
+def test_the_outcome_names_the_choice_the_measured_result_supports(app, client):
+    params = cache_amnesia(app, transformer=[1.0, 0.98], lstm=[0.05, 0.07])
+    body = client.post(URL + "/outcome", json=params).get_json()
+    assert body["status"] == "done"
+    outcome = body["outcome"]
+    assert outcome["winner"] == "transformer" and outcome["choice"] == 0
+    assert "Transformer 99% (98%–100%), tuned LSTM 6% (5%–7%)" in outcome["detail"]
+    tie = cache_amnesia(app, transformer=[0.5, 0.9], lstm=[0.6, 0.7])
+    assert client.post(URL + "/outcome", json=tie).get_json()["outcome"]["choice"] == 2
+
+
+def test_the_outcome_of_a_result_not_computed_is_missing_and_never_trains(app, client):
+    body = client.post(URL + "/outcome", json={"length": 7, "steps": 20}).get_json()
+    assert body == {"status": "missing"}
+    assert app.extensions["engine"].status()[0]["job"] is None
+    bad = client.post(URL + "/outcome", json={"length": 1000})
+    assert bad.status_code == 400 and bad.get_json()["param"] == "length"
+
+
+def test_join_leads_to_the_lecturers_slide(client):
+    assert client.get("/join").headers["Location"] == "/slides/1"
+    client.post("/api/follow", json={"on": True, "n": 3})
+    assert client.get("/join").headers["Location"] == "/slides/3"
+    assert client.get("/j").headers["Location"] == "/slides/3"
+
+
+def test_the_join_address_uses_the_host_reached_unless_set(client, tmp_path):
+    body = client.get("/api/join", base_url="http://10.1.2.3:8000").get_json()
+    assert body == {"url": "http://10.1.2.3:8000/j", "short": "10.1.2.3:8000/j", "local": False}
+    assert client.get("/api/join", base_url="http://localhost:5000").get_json()["local"] is True
+    qr = client.get("/join/qr.svg", base_url="http://10.1.2.3:8000")
+    assert qr.mimetype == "image/svg+xml" and qr.headers["Cache-Control"] == "no-store"
+    expected = io.BytesIO()
+    segno.make("http://10.1.2.3:8000/j", error="m").save(expected, kind="svg", border=4, omitsize=True, xmldecl=False,
+                                                       dark="#000", light="#fff", title="QR code: join the lecture")
+    assert qr.data == expected.getvalue()  # the QR code encodes exactly that address
+    public = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "c"), "PUBLIC_URL": "https://lecture.example.org/"})
+    assert public.test_client().get("/api/join").get_json()["url"] == "https://lecture.example.org/j"
+    with pytest.raises(ValueError, match="FLASK_PUBLIC_URL"):
+        create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "d"), "PUBLIC_URL": "lecture.example.org"})
+
+
+@pytest.mark.parametrize("poll, message", [
+    ("poll:\n  question: Which?\n  choices:\n    lstm: LSTM", "2 to 5 choices"),
+    ("poll:\n  question: Which?\n  choices:\n    lstm: LSTM\n    gru: GRU", "keyed by an outcome"),
+    ("poll:\n  choices:\n    lstm: LSTM\n    tie: Tie", "needs a question"),
+])
+def test_a_badly_written_poll_is_refused_with_the_reason(tmp_path, poll, message):
+    (tmp_path / "01-amnesia.md").write_text(f"---\ntitle: T\ndemo: amnesia\n{poll}\n---\nBody\n")
+    with pytest.raises(SlideError, match=message):
+        load_deck(tmp_path)
+
+
+def test_flask_export_freezes_the_answers_beside_the_results(app, client, student, tmp_path):
+    engine = app.extensions["engine"]
+    demo, params, key = engine.resolve("amnesia", None)
+    result = {"params": params, "chance": 1 / 26, "seeds": [0, 1, 2], "device": "cpu", "train_seconds": 1.0,
+              "models": {"transformer": {"accuracy": over_seeds([1.0, 1.0, 0.99])},
+                         "lstm-tuned": {"accuracy": over_seeds([0.05, 0.06, 0.07])}}}
+    engine.cache.put(demo.ID, key, params, result)
+    client.post(URL, json={"action": "open"})
+    answer(student, 1)
+    out = tmp_path / "export"
+    run = app.test_cli_runner().invoke(args=["export", str(out)])
+    assert run.exit_code == 0, run.output
+    assert "froze the class's answers to 7 polls; answered: amnesia (1)" in run.output
+    frozen = json.loads((out / "polls" / "amnesia.json").read_text())
+    assert frozen["counts"] == [0, 1, 0] and frozen["open"] is False
+    assert frozen["outcome"]["winner"] == "transformer" and frozen["outcome"]["choice"] == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {"demo": "amnesia", "answers": 1} in manifest["polls"]
+    html = (out / "index.html").read_text()
+    assert 'id="frozen-polls"' in html and "/api/" not in html

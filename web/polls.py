@@ -1,0 +1,233 @@
+"""Predict, then run: the class answers a slide's poll before its demo runs.
+
+  GET  /api/polls/<demo>           {"demo", "question", "choices", "open", "counts", "total", "mine"}
+  POST /api/polls/<demo>           (instructor) {"action": "open" | "close" | "reset"}
+  POST /api/polls/<demo>/answer    {"choice": index}: this browser's answer, changeable while the poll is open
+  GET  /api/polls/<demo>/events    the counts as Server-Sent Events, now and after every change
+  POST /api/polls/<demo>/outcome   a result's parameters → which choice that cached result supports
+  GET  /api/polls.csv              (instructor) every poll's counts
+
+A slide declares its poll in its front matter (slides/__init__.py). Students are anonymous: a
+random id in a cookie, no names. Answers are kept by engine.polls.PollStore on the engine's
+board, so every server process reports the same numbers; no voter id ever leaves the server.
+"""
+import csv
+import io
+import random
+import re
+import secrets
+import time
+
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
+
+from demos import DEMOS
+from engine.polls import CLOSED, PollStore, notice, tally
+from slides import Poll
+from web import ratelimit
+from web.auth import is_instructor
+from web.deck import get_deck
+from web.engine import get_engine
+from web.jsonio import json_error, read_json_object
+from web.sse import event_stream
+
+bp = Blueprint("polls", __name__)
+VOTER_COOKIE = "greatshift_voter"
+VOTER_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+MAX_VOTERS = 5000  # answers one poll keeps; a lecture hall is far smaller
+COALESCE_SECONDS = 0.25  # an event stream sends the counts about four times a second at most
+ACTIONS = ("open", "close", "reset")
+
+
+class PollRefused(Exception):
+    """An answer the poll cannot take as it stands (closed, full): 409."""
+
+
+@bp.errorhandler(PollRefused)
+def poll_refused(error: PollRefused):
+    return json_error(409, str(error))
+
+
+def store() -> PollStore:
+    return current_app.extensions["polls"]
+
+
+def poll_of(demo_id: str) -> Poll:
+    for slide in get_deck():
+        if slide.demo == demo_id and slide.poll is not None:
+            return slide.poll
+    abort(404, f"There is no poll on the slide of {demo_id!r}.")
+
+
+def voter() -> str | None:
+    """This browser's anonymous id, if it has one."""
+    value = request.cookies.get(VOTER_COOKIE, "")
+    return value if VOTER_ID.match(value) else None
+
+
+def public(demo_id: str, poll: Poll, counts: dict) -> dict:
+    return {"demo": demo_id, **poll.public(), **counts}
+
+
+def show_state(demo_id: str, poll: Poll, record: dict | None = None, voter_id: str | None = None):
+    """The poll as this browser sees it: with the choice it made, if any."""
+    record = record if record is not None else store().record(demo_id)
+    mine = record["answers"].get(voter_id or voter() or "")
+    return jsonify({**public(demo_id, poll, tally(record, len(poll.choices))), "mine": mine})
+
+
+@bp.get("/api/polls/<demo_id>")
+def show(demo_id: str):
+    return show_state(demo_id, poll_of(demo_id))
+
+
+@bp.post("/api/polls/<demo_id>")
+def change(demo_id: str):
+    poll = poll_of(demo_id)
+    if not is_instructor():
+        return json_error(403, "Only the instructor can open, close or reset a poll.")
+    body = read_json_object()
+    if set(body) != {"action"} or body["action"] not in ACTIONS:
+        return json_error(400, 'Send {"action": "open"}, {"action": "close"} or {"action": "reset"}.', param="action")
+
+    def update(record: dict) -> None:
+        if body["action"] == "reset":
+            record.update(open=False, answers={})
+        else:
+            record["open"] = body["action"] == "open"
+
+    return show_state(demo_id, poll, store().change(demo_id, update))
+
+
+def limited(limiter_name: str, client: str):
+    """A 429 with Retry-After if `client` has used up its bucket, else None."""
+    wait = current_app.extensions[limiter_name].take(client)
+    if not wait:
+        return None
+    seconds = ratelimit.retry_after(wait)
+    response, status = json_error(429, f"Too many answers from this browser; try again in {seconds} s.")
+    response.headers["Retry-After"] = str(seconds)
+    return response, status
+
+
+@bp.post("/api/polls/<demo_id>/answer")
+def answer(demo_id: str):
+    poll = poll_of(demo_id)
+    voter_id = voter()
+    # Each browser may answer a few times a minute; new ids are limited per address, so that
+    # dropping the cookie is no way round it (a generous limit: a hall may share one address).
+    refused = (limited("poll_answer_limiter", voter_id) if voter_id
+               else limited("poll_voter_limiter", ratelimit.client_id()))
+    if refused:
+        return refused
+    body = read_json_object()
+    choice = body.get("choice")
+    if set(body) != {"choice"} or isinstance(choice, bool) or not isinstance(choice, int) \
+            or not 0 <= choice < len(poll.choices):
+        return json_error(400, f'Send {{"choice": n}} with n from 0 to {len(poll.choices) - 1}.', param="choice")
+    voter_id = voter_id or secrets.token_urlsafe(18)
+
+    def update(record: dict) -> None:
+        if not record["open"]:
+            raise PollRefused("This poll is not open: the lecturer opens it before the demo runs.")
+        if voter_id not in record["answers"] and len(record["answers"]) >= MAX_VOTERS:
+            raise PollRefused("This poll has all the answers it can hold.")
+        record["answers"][voter_id] = choice
+
+    response = show_state(demo_id, poll, store().change(demo_id, update), voter_id)
+    response.set_cookie(VOTER_COOKIE, voter_id, max_age=7 * 24 * 3600, httponly=True, samesite="Lax")
+    return response
+
+
+@bp.get("/api/polls/<demo_id>/events")
+def events(demo_id: str):
+    """A `poll` event with the counts now, and again after changes (a burst of answers is one event)."""
+    poll = poll_of(demo_id)
+    board = get_engine().board
+
+    latest = {}  # the record the last wait saw: the event is made from it without reading the disk again
+
+    def wait_for_change(seen: int, timeout: float) -> int:
+        if seen < 0:  # the first event: the record as it stands
+            version, record = board.read(notice(demo_id), CLOSED)
+        else:
+            version, record = board.wait(notice(demo_id), seen, timeout, CLOSED)
+            if version != seen:
+                # Let the answers arriving with this one go out together; a random share of the
+                # pause, so that a room's streams, all woken by one answer, do not send at once.
+                time.sleep(random.uniform(0.5, 1.5) * COALESCE_SECONDS)
+                version, record = board.wait(notice(demo_id), 0, 0, CLOSED)  # the newest this process has, at once
+        latest["record"] = record
+        return version
+
+    def current():
+        return "poll", public(demo_id, poll, tally(latest["record"], len(poll.choices))), False
+
+    return event_stream(wait_for_change, current)
+
+
+def outcome(demo_id: str, poll: Poll, result: dict) -> dict | None:
+    """What a result says about the poll: the demo's recap headline (who won, by how much) and the
+    index of the choice that predicted that winner (None if no choice did); None without a headline."""
+    headline = getattr(DEMOS.get(demo_id), "headline", None)
+    if headline is None:
+        return None
+    try:
+        row = headline(result)
+    except (KeyError, IndexError, TypeError, ValueError):  # an old result's shape
+        return None
+    outcomes = [name for name, _ in poll.choices]
+    winner = row["winner"]
+    return {**row, "choice": outcomes.index(winner) if winner in outcomes else None}
+
+
+@bp.post("/api/polls/<demo_id>/outcome")
+def result_outcome(demo_id: str):
+    """Never trains: the cached result for these parameters, judged, or {"status": "missing"}."""
+    poll = poll_of(demo_id)
+    entry = get_engine().cached(demo_id, read_json_object())
+    judged = outcome(demo_id, poll, entry.result) if entry is not None else None
+    if judged is None:
+        return jsonify(status="missing")
+    return jsonify(status="done", outcome=judged, params=entry.result["params"])
+
+
+def poll_rows() -> list[dict]:
+    """Every poll of the deck with its counts: the CSV export and `flask export` read these."""
+    rows = []
+    for slide in get_deck():
+        if slide.poll is not None:
+            counts = tally(store().record(slide.demo), len(slide.poll.choices))
+            rows.append({"n": slide.n, **public(slide.demo, slide.poll, counts)})
+    return rows
+
+
+def frozen_polls(frozen: dict) -> list[dict]:
+    """For `flask export`: every poll, closed, with its counts and what the frozen result says."""
+    polls = []
+    for row in poll_rows():
+        result = frozen.get(row["demo"])
+        judged = outcome(row["demo"], poll_of(row["demo"]), result) if result else None
+        polls.append({**row, "open": False, "outcome": judged})
+    return polls
+
+
+@bp.get("/api/polls.csv")
+def export_csv():
+    if not is_instructor():
+        return json_error(403, "Only the instructor can download the answers.")
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["slide", "demo", "question", "choice", "predicts", "answers", "share"])
+    for row in poll_rows():
+        for (count, choice) in zip(row["counts"], row["choices"]):
+            share = f"{count / row['total']:.3f}" if row["total"] else ""
+            writer.writerow([row["n"], row["demo"], row["question"], choice["text"], choice["outcome"], count, share])
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="predictions.csv"'})
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["polls"] = PollStore(app.extensions["engine"].board)
+    app.extensions["poll_answer_limiter"] = ratelimit.RateLimiter(int(app.config["POLL_ANSWERS_PER_MINUTE"]), 60.0)
+    app.extensions["poll_voter_limiter"] = ratelimit.RateLimiter(int(app.config["POLL_NEW_VOTERS_PER_MINUTE"]), 60.0)
+    app.register_blueprint(bp)
