@@ -1,7 +1,7 @@
 // Swipe left or right on a touch screen to move between slides.
 
 const MIN_DISTANCE = 60; // pixels; shorter movements are taps or scrolls
-const IGNORE = "input, textarea, select, button, .js-plotly-plot"; // charts and controls keep their own gestures
+const IGNORE = "input, textarea, select, .js-plotly-plot"; // fields and charts keep their own gestures (a tap on a button does not move)
 
 export class Touch {
   constructor(deck) {
