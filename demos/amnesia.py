@@ -15,6 +15,7 @@ from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chanc
 from demos.shared.contenders import CARE, label, recipe
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.words import count
 
 ID = "amnesia"
 TITLE = "The Amnesia Test: LSTM vs Transformer"
@@ -117,7 +118,7 @@ def headline(result: dict) -> dict:
     winner = "transformer" if ahead(transformer, lstm) else "lstm-tuned" if ahead(lstm, transformer) else "tie"
     return recap_row(f"Amnesia Test, length {result['params']['length']}", winner,
                      f"Transformer {spread_text(transformer)}, tuned LSTM {spread_text(lstm)} "
-                     f"(chance {result['chance']:.0%}; {len(result['seeds'])} seeds)")
+                     f"(chance {result['chance']:.0%}; {count(len(result['seeds']), 'seed')})")
 
 
 def format_text(result: dict) -> str:

@@ -14,7 +14,7 @@ from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chanc
 from demos.shared.contenders import CARE, TUNED_FORGET_BIAS, TUNED_LR, label, recipe
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
-from demos.shared.words import listed
+from demos.shared.words import count, listed
 
 ID = "recall_vs_length"
 TITLE = "Is it really amnesia? Recall against length"
@@ -118,7 +118,7 @@ def headline(result: dict) -> dict:
     winner = "transformer" if ahead(attention, tuned) else "lstm-tuned" if ahead(tuned, attention) else "tie"
     return recap_row(f"Fair fight, length {longest}", winner,
                      f"Transformer {spread_text(attention)}, tuned LSTM {spread_text(tuned)}, "
-                     f"LSTM {spread_text(scores['lstm'])} ({len(result['seeds'])} seeds)")
+                     f"LSTM {spread_text(scores['lstm'])} ({count(len(result['seeds']), 'seed')})")
 
 
 def format_text(result: dict) -> str:

@@ -99,7 +99,7 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
         assert re.match(r"Measured: (the \w[\w ]* won|neither model was ahead with every seed)\. ", text), text
         k = counts[int(supported)]
         assert f"{round(100 * k / 3)}% of you ({k} of 3) predicted that." in text, text
-        assert "chance 4%; 1 seeds" in text  # the measured numbers of the recap headline
+        assert "chance 4%; 1 seed)" in text  # the measured numbers of the recap headline
     lecturer.screenshot(path=screenshot_path("poll-lecturer-outcome.png"))
     students[2].screenshot(path=screenshot_path("poll-student-phone-outcome.png"), full_page=True)
 
