@@ -94,6 +94,8 @@ export class PollBox {
   render(state) {
     this.state = state;
     this.element.dataset.open = String(state.open);
+    // Not opened yet and no answers: only the question shows, leaving the demo its room.
+    this.element.dataset.idle = String(!state.open && !state.total);
     state.counts.forEach((count, i) => {
       const button = this.choices[i];
       const share = percent(count, state.total);

@@ -43,13 +43,15 @@ export function plotAccuracyByLength(chart, data, style) {
         + `${hover ? "<br>%{customdata[2]}" : ""}<extra></extra>`,
     };
   });
+  const single = lengths.length === 1; // one length: a line has nowhere to go, so a bar across it
   const references = baselines.map((baseline) => ({
     type: "scatter",
-    mode: "lines",
+    mode: single ? "markers" : "lines",
     name: baseline.name,
     x: lengths,
     y: baseline.y,
     line: { color: baseline.color, width: 3, dash: baseline.dash ?? "dot" },
+    ...(single ? { marker: { symbol: "line-ew", size: 70, line: { color: baseline.color, width: 3 } } } : {}),
     hovertemplate: `${baseline.name}, length %{x}: %{y:.1%}<extra></extra>`,
   }));
   plot(chart, [...lines, ...references], {
