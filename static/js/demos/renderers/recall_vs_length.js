@@ -13,7 +13,7 @@ function draw(chart, data) {
     dashed: ["lstm"],
     baselines: [{ name: `chance (${percent(data.chance, 1)})`, y: data.lengths.map(() => data.chance), color: colors.chance }],
     xTitle: "string length (letters)",
-    yTitle: `right on fresh strings (${seedCount(data.seeds)})`,
+    yTitle: `right (${seedCount(data.seeds)})`,
     margin: { l: 76, r: 10, t: 44, b: 56 },
   });
 }
