@@ -269,18 +269,23 @@ async def run_poll(url: str, students: int, seconds: float):
     return results, elapsed, expected, json.loads(body)["counts"], last
 
 
-def report_poll(args, results: Results, elapsed: float, expected: list, final: list, stream_counts: list) -> None:
-    total = sum(len(v) for v in results.latency.values()) + sum(results.errors.values())
-    errors = sum(results.errors.values())
-    print(f"{args.students} students answering a poll within {args.seconds:.0f} s against {args.url or args.server}")
-    print(f"  {total} requests in {elapsed:.1f} s, {errors} errors")
-    for kind in ("open streams", "poll read", "poll answer"):
+def print_latencies(results: Results, kinds: tuple[str, ...]) -> None:
+    """One line per kind of request (median, p99, max, errors), then the errors seen."""
+    for kind in kinds:
         values = [v * 1000 for v in results.latency[kind]]
         if values:
             print(f"  {kind:<16} n={len(values):6d}  p50 {percentile(values, 50):7.1f} ms  "
                   f"p99 {percentile(values, 99):7.1f} ms  max {max(values):7.1f} ms  errors {results.errors[kind]}")
     for example in results.error_examples:
         print(f"  error: {example}")
+
+
+def report_poll(args, results: Results, elapsed: float, expected: list, final: list, stream_counts: list) -> None:
+    total = sum(len(v) for v in results.latency.values()) + sum(results.errors.values())
+    errors = sum(results.errors.values())
+    print(f"{args.students} students answering a poll within {args.seconds:.0f} s against {args.url or args.server}")
+    print(f"  {total} requests in {elapsed:.1f} s, {errors} errors")
+    print_latencies(results, ("open streams", "poll read", "poll answer"))
     agreeing = sum(counts == expected for counts in stream_counts)
     print(f"  students' last choices {expected}; server's counts {final}; "
           f"{agreeing} of {len(stream_counts)} event streams ended on those counts")
@@ -352,13 +357,7 @@ def main() -> None:
     print(f"{args.students} students for {args.seconds:.0f} s against {args.url or args.server} "
           f"({len(jobs)} training jobs of {args.train_demo} ran meanwhile)")
     print(f"  {total} requests, {total / elapsed:.0f} requests/s, {sum(results.errors.values())} errors")
-    for kind in ("slide page", "cached result", "progress stream"):
-        values = [v * 1000 for v in results.latency[kind]]
-        if values:
-            print(f"  {kind:<16} n={len(values):6d}  p50 {percentile(values, 50):7.1f} ms  "
-                  f"p99 {percentile(values, 99):7.1f} ms  max {max(values):7.1f} ms  errors {results.errors[kind]}")
-    for example in results.error_examples:
-        print(f"  error: {example}")
+    print_latencies(results, ("slide page", "cached result", "progress stream"))
     slow = [kind for kind in ("slide page", "cached result")
             if results.latency[kind] and percentile(results.latency[kind], 99) >= 0.1]
     ok = not sum(results.errors.values()) and not slow
