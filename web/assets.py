@@ -40,14 +40,19 @@ def plotly_js() -> tuple[bytes, bytes]:
     return raw, gzip_bytes(raw)
 
 
+def kept_for_a_year(response: Response) -> None:
+    """For a URL whose content never changes (it carries a version or a hash): browsers keep it."""
+    response.cache_control.public = True
+    response.cache_control.max_age = ONE_YEAR
+    response.cache_control.immutable = True
+
+
 @bp.get("/vendor/plotly-<ver>.min.js")
 def plotly(ver: str):
     if ver != plotly_version():
         abort(404)
     response = gzipped_response(*plotly_js(), mimetype="text/javascript")
-    response.cache_control.public = True
-    response.cache_control.max_age = ONE_YEAR
-    response.cache_control.immutable = True
+    kept_for_a_year(response)
     response.set_etag(f"plotly-{ver}-{response.headers.get('Content-Encoding', 'raw')}")
     return response.make_conditional(request)
 

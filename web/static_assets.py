@@ -20,7 +20,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, abort, current_app, request
 
-from web.assets import ONE_YEAR, gzip_bytes, gzipped_response
+from web.assets import gzip_bytes, gzipped_response, kept_for_a_year
 from web.bundle import bundle
 
 bp = Blueprint("static_assets", __name__)
@@ -97,9 +97,7 @@ def asset(hashed: str):
         abort(404)
     response = gzipped_response(found.raw, found.gzipped, found.mimetype)
     if match["digest"] == found.digest:
-        response.cache_control.public = True
-        response.cache_control.max_age = ONE_YEAR
-        response.cache_control.immutable = True
+        kept_for_a_year(response)
     else:  # a page from before an edit: the file as it is now, not to be kept
         response.cache_control.no_cache = True
     response.set_etag(f"{found.digest}-{response.headers.get('Content-Encoding', 'raw')}")
