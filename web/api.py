@@ -7,13 +7,17 @@
   GET  /api/jobs/<id>             a job's status, progress, and result or error
   GET  /api/jobs/<id>/events      the same as Server-Sent Events, ending with the result
 """
+from functools import lru_cache
+
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, url_for
 
 from demos import UnknownDemo
 from demos.runtime.params import ParamError
 from engine import QueueFull
+from engine.cache import MEMORY_ENTRIES
 from engine.jobs import TERMINAL, Job
 from web import ratelimit
+from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
@@ -52,8 +56,16 @@ def show_demo(demo_id: str):
     raise UnknownDemo(demo_id)
 
 
+@lru_cache(maxsize=MEMORY_ENTRIES)
+def cached_answer(body: bytes) -> tuple[bytes, bytes]:
+    """The answer for a cached result, and gzipped: made once per result (the same result goes to a
+    whole class), not on every request."""
+    answer = b'{"status":"done","cached":true,"result":' + body + b"}"
+    return answer, gzip_bytes(answer)
+
+
 def cached_response(body: bytes) -> Response:
-    return Response(b'{"status":"done","cached":true,"result":' + body + b"}", mimetype="application/json")
+    return gzipped_response(*cached_answer(body), mimetype="application/json")
 
 
 def job_accepted(job: Job):
