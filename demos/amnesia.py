@@ -39,6 +39,12 @@ def top_answers(task: FirstLetter, probabilities: torch.Tensor) -> list[dict]:
     return [{"answer": task.label(i), "probability": p} for p, i in zip(values.tolist(), indices.tolist())]
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, seeds × steps × length: the engine scales its time
+    estimates for new settings by it."""
+    return params["seeds"] * params["steps"] * params["length"]
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     task = FirstLetter(params["length"])
     seeds = seed_list(params["seed"], params["seeds"])

@@ -26,6 +26,12 @@ def entropy_bits(row: torch.Tensor) -> float:
     return -(row * row.log2()).sum().item()
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, the language model's training steps (a
+    trained model is kept and reused): the engine scales its time estimates by it."""
+    return params["steps"] + 1
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     trace = trace_sentence(params, progress, device)
     layer, head, temperature = params["layer"], params["head"], params["temperature"]

@@ -42,6 +42,12 @@ def summarize(trace: SentenceTrace, layer: int, head: int, links: list[dict], sh
             f"{unknown_note(trace)}")
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, the language model's training steps (a
+    trained model is kept and reused): the engine scales its time estimates by it."""
+    return params["steps"] + 1
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     trace = trace_sentence(params, progress, device)
     layer, head = params["layer"], params["head"]

@@ -134,6 +134,12 @@ def sweep(params: dict, device: torch.device, progress) -> dict:
             "seed": params["seed"]}
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, seeds × steps × model sizes: the engine scales its time
+    estimates for new settings by it."""
+    return params["seeds"] * params["steps"] * (1 + len(SWEEP_WIDTHS) * params["sweep"])
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     corpus, seeds = load(), seed_list(params["seed"], params["seeds"])
     context = CharLM.context

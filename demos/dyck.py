@@ -66,6 +66,12 @@ def accuracy_by_kind(right: list[bool], kinds: list[str]) -> dict:
     return {kind: sum(r for r, k in zip(right, kinds) if k == kind) / max(1, kinds.count(kind)) for kind in KINDS}
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, seeds × steps × the lengths: the engine scales its time
+    estimates for new settings by it."""
+    return params["seeds"] * params["steps"] * sum(params["lengths"])
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     lengths, width, seeds = params["lengths"], params["width"], seed_list(params["seed"], params["seeds"])
     entries = []

@@ -116,6 +116,12 @@ def longest_copy(text: str, training: str) -> dict:
     return best
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, seeds × steps (trained models are kept and reused): the engine scales its time
+    estimates for new settings by it."""
+    return params["seeds"] * params["steps"]
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     corpus, seeds = load(), seed_list(params["seed"], params["seeds"])
     settings = [CharLM(kind=kind, seed=seed, steps=params["steps"]) for kind in MODELS for seed in seeds]

@@ -58,6 +58,12 @@ def by_distance(inputs: torch.Tensor, right: torch.Tensor, n: int) -> list[float
             for d in range(1, n + 1)]
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, seeds × steps × N × models: the engine scales its time
+    estimates for new settings by it."""
+    return params["seeds"] * params["steps"] * params["length"] * (len(params["widths"]) + 1)
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     n, seeds = params["length"], seed_list(params["seed"], params["seeds"])
     task = IndexLookup(n)

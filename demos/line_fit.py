@@ -22,6 +22,11 @@ TRUE_SLOPE, TRUE_INTERCEPT = 3.0, -1.0
 CURVE_POINTS = 100  # the loss curve is thinned to about this many points
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings (the engine's time estimates scale by it)."""
+    return params["steps"] * params["points"]
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     x = torch.rand(params["points"], 1, device=device) * 2 - 1
     y = TRUE_SLOPE * x + TRUE_INTERCEPT + params["noise"] * torch.randn_like(x)

@@ -30,6 +30,12 @@ def query_steps(head: dict, i: int) -> dict:
             "weight_sum": weights.sum().item(), "output": output.tolist()}
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, the language model's training steps (a
+    trained model is kept and reused): the engine scales its time estimates by it."""
+    return params["steps"] + 1
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     trace = trace_sentence(params, progress, device)
     layer, head_n = params["layer"], params["head"]

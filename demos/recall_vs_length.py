@@ -54,6 +54,12 @@ def entries(params: dict) -> list[Entry]:
     return made
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, seeds × steps × the lengths: the engine scales its time
+    estimates for new settings by it."""
+    return params["seeds"] * params["steps"] * sum(params["lengths"])
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     lengths, seeds = params["lengths"], seed_list(params["seed"], params["seeds"])
     scored = train_and_score(entries(params), BATCH_SIZE, device, progress)

@@ -71,6 +71,12 @@ def configs(task: FirstLetter, width: int) -> dict[str, ModelConfig]:
     return {**sized, "transformer": transformer}
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, seeds × length × (sequences + training steps): the engine scales its time
+    estimates for new settings by it."""
+    return params["seeds"] * params["length"] * (params["sequences"] + params["train_steps"])
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     n, steps = params["length"], params["train_steps"]
     task = FirstLetter(n)

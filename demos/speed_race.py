@@ -206,6 +206,12 @@ def verdict(label: str, lengths: list, series: dict) -> str:
     return text
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, repeats × batch × width × the lengths: the engine scales its time
+    estimates for new settings by it."""
+    return params["repeats"] * params["batch"] * params["width"] * sum(params["lengths"])
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     second = torch.device("cpu") if device.type != "cpu" and params["compare_cpu"] else None
     with all_cpu_cores() as cpu_threads:  # the race is about what this hardware can do

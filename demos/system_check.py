@@ -77,6 +77,12 @@ def machine_facts(device: torch.device) -> dict:
     return facts
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, matrix size³ × repeats: the engine scales its time
+    estimates for new settings by it."""
+    return params["size"] ** 3 * params["repeats"]
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     progress(0.0, "reading the machine")
     facts = machine_facts(device)

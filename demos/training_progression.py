@@ -33,6 +33,12 @@ def steps_per_epoch() -> int:
     return math.ceil(windows / SHARED.batch_size)
 
 
+def work(params: dict) -> float:
+    """How the run's cost grows with its settings, epochs: the engine scales its time
+    estimates for new settings by it."""
+    return params["epochs"]
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     corpus, tokenizer = load(), load().tokenizer
     prompt, target = tokenizer.encode(PROMPT), tokenizer.encode(TARGET_SENTENCE)

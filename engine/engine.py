@@ -11,6 +11,10 @@ drive the same `Engine`.
   run the demo (holding the device's lock: one training at a time per device, across
   processes) and store the result.
 - Every job posts its state on the board, so any server process can report on it.
+- Jobs can be cancelled (by this process or, through the board, by another); a new run of the
+  lecturer's stops a student's running job, so the lecturer never waits on a student.
+- Every training run's time is written down (`Timings`), and `estimate` tells a slide how long
+  its settings will take before anyone presses Run.
 """
 import itertools
 import json
@@ -37,12 +41,15 @@ from demos.runtime.storage import ModelStore
 from demos.runtime.versions import code_version
 from engine.board import Board
 from engine.cache import Entry, ResultCache, cache_key
-from engine.jobs import JOB_ID, Job, RemoteJob, TimeLimitReached, notice_name
+from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, notice_name
+from engine.timings import Estimate, Timings
 
 log = logging.getLogger(__name__)
 job_log = logging.getLogger("greatshift.jobs")  # one JSON line per training job
 RECENT_JOBS = 500  # finished jobs remembered for late pollers
 JOB_NOTICE_SECONDS = 3600  # how long other processes can still read about a finished job
+LECTURER_NOTICE = "lecturer-run"  # posted when the lecturer starts a run: students' running jobs give way
+PREEMPTED = "Stopped so that the lecturer's demo could run first. Press Run again in a minute."
 
 
 class QueueFull(Exception):
@@ -53,6 +60,7 @@ class QueueFull(Exception):
 class Submission:
     entry: Entry | None = None  # the cached result, when there was one
     job: Job | None = None  # otherwise the job that will produce it
+    new: bool = False  # the job was started by this request (not one already queued or running)
 
 
 class Engine:
@@ -69,6 +77,8 @@ class Engine:
         self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
         self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode
         self.board.remove_older_than("job-", JOB_NOTICE_SECONDS)
+        self.board.remove_older_than("cancel-", JOB_NOTICE_SECONDS)
+        self.timings = Timings(cache_dir)
         self.notice_lock = threading.Lock()
         for demo in DEMOS.values():
             self.cache.pin(self.default_key(demo))
@@ -101,14 +111,21 @@ class Engine:
         demo, _, key = self.resolve(demo_id, raw_params)
         return self.cache.get(demo.ID, key)
 
+    def estimate(self, demo_id: str, raw_params: dict | None = None) -> Estimate | None:
+        """How long a run with these settings will take here, from earlier runs (None: never timed)."""
+        demo, params, _ = self.resolve(demo_id, raw_params)
+        return self.timings.estimate(demo, self.device_label, params)
+
     def submit(self, demo_id: str, raw_params: dict | None = None, force: bool = False,
                admit: Callable[[], None] | None = None, time_limit: float | None = None,
-               priority: int = 0) -> Submission:
+               student: bool = False, watched: bool = False) -> Submission:
         """A cached result now, or the job that will compute it (QueueFull if no room).
 
         `admit()` is called only when a new job would start (not for cached results or jobs
         already running) and may raise to refuse it, e.g. a per-client rate limit. A new job
-        stops after `time_limit` seconds of running, if given; jobs of lower `priority` run first.
+        stops after `time_limit` seconds of running, if given. A `student`'s jobs run after the
+        lecturer's, and a new job of the lecturer's stops a student's running one. A `watched`
+        job (a slide follows it) is cancelled when nobody follows it any more.
         """
         demo, params, key = self.resolve(demo_id, raw_params)
         if not force:
@@ -117,9 +134,9 @@ class Engine:
                 return Submission(entry=entry)
         with self.lock:
             job = self.in_flight.get(key)
-            if job is not None:
-                if time_limit is None:
-                    job.time_limit = None  # someone without a limit wants it too: let it finish
+            if job is not None and job.stop_reason is None:
+                if not student:  # the lecturer wants it too: it finishes, whoever started it
+                    job.time_limit, job.student = time_limit, False
                 return Submission(job=job)
             # A job may have finished since we looked: it stores its result before leaving in_flight.
             entry = None if force else self.cache.get(demo.ID, key)
@@ -127,16 +144,23 @@ class Engine:
                 return Submission(entry=entry)
             if admit is not None:
                 admit()
-            job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit)
+            estimate = self.timings.estimate(demo, self.device_label, params)
+            job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit,
+                      expected=estimate.seconds if estimate else None, student=student)
+            job.should_stop = self._stop_requested
+            if watched:
+                job.on_unwatched = lambda job: self.cancel(job.id, "Cancelled: nobody was watching it any more.")
             try:
-                self.queue.put_nowait((priority, next(self.arrivals), job))
+                self.queue.put_nowait((int(student), next(self.arrivals), job))
             except queue.Full:
                 raise QueueFull from None
+            if not student:
+                self.board.write(LECTURER_NOTICE, {"job": job.id})
             self.in_flight[key] = job
             self.jobs[job.id] = job
             self._forget_old_jobs()
             self._start_worker()
-        return Submission(job=job)
+        return Submission(job=job, new=True)
 
     def job(self, job_id: str) -> Job | RemoteJob | None:
         """A job of this process, or one another server process posted on the board."""
@@ -149,13 +173,40 @@ class Engine:
     def _post_notice(self, job: Job) -> None:
         # Serialised, and the snapshot taken inside the lock: the last notice is the job's latest state.
         with self.notice_lock:
-            self.board.write(notice_name(job.id), {"pid": os.getpid(), "snapshot": job.snapshot()})
+            self.board.write(notice_name(job.id), {"pid": os.getpid(), "snapshot": job.snapshot(),
+                                                   "cancel_token": job.cancel_token, "student": job.student})
+
+    def cancel(self, job_id: str, reason: str = "Cancelled.") -> None:
+        """Stop a job: a queued one at once, a running one at its next progress report (within a
+        fraction of a second). A job of another process is asked through the board."""
+        job = self.jobs.get(job_id)
+        if job is None:
+            self.board.write(f"cancel-{job_id}", {"reason": reason})
+            return
+        with self.lock:
+            if job.finished:
+                return
+            job.stop_reason = job.stop_reason or reason
+            if job.status == "queued":  # never started: it ends now, and the worker will skip it
+                if self.in_flight.get(job.key) is job:
+                    del self.in_flight[job.key]
+                job.cancelled(job.stop_reason)
+
+    def _stop_requested(self, job: Job) -> str | None:
+        """Why `job` should stop, as other processes (or the lecturer) have asked: or None."""
+        version, request = self.board.read(f"cancel-{job.id}")
+        if version:
+            return request["reason"]
+        if job.student and self.board.read(LECTURER_NOTICE)[0] > job.started_ns:
+            return PREEMPTED
+        return None
 
     # ---- computing
 
     def compute(self, demo: ModuleType, params: dict, key: str, progress: Progress = no_progress,
-                force: bool = False) -> tuple[Entry, bool]:
-        """The result for `key`, trained here only if no one has it; returns (entry, trained_here)."""
+                force: bool = False, lecturer: bool = True) -> tuple[Entry, bool]:
+        """The result for `key`, trained here only if no one has it; returns (entry, trained_here).
+        The `lecturer`'s run, finding the device busy, asks a student's job there to give way."""
         with holding(self.cache.lock_for(key), progress, "another server process is training this demo; waiting for its result"):
             if not force:
                 entry = self.cache.get(demo.ID, key)
@@ -163,17 +214,25 @@ class Engine:
                     return entry, False
             # One training at a time on this device, across every process sharing the cache folder.
             device_lock = self.cache.lock_for(f"device-{self.device.type}")
-            with holding(device_lock, progress, f"waiting for the {self.device.type}: another process is training on it"):
+            give_way = (lambda: self.board.write(LECTURER_NOTICE, {})) if lecturer else None
+            with holding(device_lock, progress, f"waiting for the {self.device.type}: another process is training on it", give_way):
                 result = run_demo(demo, params, progress, self.device, self.models)
+            self.timings.record(demo, self.device_label, params, result["train_seconds"])
             return self.cache.put(demo.ID, key, params, result), True
 
     def _run_job(self, job: Job) -> None:
-        job.start()
+        with self.lock:
+            if job.finished:  # cancelled while it waited in the queue
+                return
+            job.start()
         started = time.perf_counter()
         record = {"event": "job", "job": job.id, "demo": job.demo_id, "params": job.params, "device": self.device_label}
         try:
-            entry, trained = self.compute(get_demo(job.demo_id), job.params, job.key, job.report, job.force)
+            entry, trained = self.compute(get_demo(job.demo_id), job.params, job.key, job.report, job.force,
+                                          lecturer=not job.student)
             record["outcome"] = "trained" if trained else "cached"
+        except JobStopped as stop:
+            record.update(outcome="failed" if job.stop_reason is None else "cancelled", error=str(stop))
         except Exception as error:  # a failed demo must not take the worker down with it
             log.exception("job %s (%s) failed", job.id, job.demo_id)
             record.update(outcome="failed", error=explain_failure(error))
@@ -182,7 +241,9 @@ class Engine:
         with self.lock:
             if self.in_flight.get(job.key) is job:
                 del self.in_flight[job.key]
-        if record["outcome"] == "failed":
+        if record["outcome"] == "cancelled":
+            job.cancelled(record["error"])
+        elif record["outcome"] == "failed":
             job.fail(record["error"])
         else:
             job.finish(entry.result, cached=record["outcome"] == "cached")
@@ -239,13 +300,21 @@ def ready_gpu(device: torch.device) -> None:
 
 
 @contextmanager
-def holding(lock, progress: Progress, waiting_message: str):
-    """Hold `lock` for the block; if someone else has it, say so through `progress`, then wait."""
+def holding(lock, progress: Progress, waiting_message: str, on_busy: Callable[[], None] | None = None):
+    """Hold `lock` for the block; if someone else has it, say so through `progress` (and call
+    `on_busy`), then wait, still reporting (a waiting job can be cancelled too)."""
     try:
         lock.acquire(timeout=0)
     except filelock.Timeout:
         progress(0.0, waiting_message)
-        lock.acquire()
+        if on_busy is not None:
+            on_busy()
+        while True:
+            try:
+                lock.acquire(timeout=0.5)
+                break
+            except filelock.Timeout:
+                progress(0.0, waiting_message)
     try:
         yield
     finally:
@@ -255,8 +324,6 @@ def holding(lock, progress: Progress, waiting_message: str):
 def explain_failure(error: Exception) -> str:
     """A message for the audience: what went wrong, without a traceback."""
     text = str(error).strip()
-    if isinstance(error, TimeLimitReached):
-        return text
     if isinstance(error, ValueError) and "JSON compliant" in text:
         return "The demo produced a number that is not finite (NaN or infinity); training diverged."
     if "out of memory" in text.lower():

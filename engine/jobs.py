@@ -3,6 +3,11 @@
 The demo's thread calls `report` (often: every step); listeners (the JSON endpoint, event
 streams) read `snapshot` and `wait_for_change`. Reports are published at most ten times a
 second, so a fast loop does not wake every listener on every step.
+
+A job can be stopped before it finishes: cancelled by whoever started it or the instructor, by
+its last watcher leaving, or to let the lecturer's run go first. The stop takes effect at the
+demo's next progress report (they report every training step), which raises `JobStopped` in
+the demo's thread; nothing it computed is cached.
 """
 import json
 import os
@@ -10,23 +15,47 @@ import re
 import secrets
 import threading
 import time
+from contextlib import contextmanager
 from typing import Callable
 
-TERMINAL = ("done", "failed")
+TERMINAL = ("done", "failed", "cancelled")
 JOB_ID = re.compile(r"^[0-9a-f]{16}$")  # what `Job.id` looks like
 PUBLISH_INTERVAL = 0.1  # seconds
+STOP_CHECK_INTERVAL = 0.25  # seconds between looks at requests to stop made by other processes
+UNWATCHED_GRACE = 3.0  # seconds a job nobody watches keeps running: a reloaded page reconnects within them
 
 
-class TimeLimitReached(Exception):
-    def __init__(self, seconds: float):
-        super().__init__(f"Stopped after {seconds:.0f} s, the longest a student's run may take. "
-                         f"Choose smaller settings, or ask the lecturer to run it.")
+class JobStopped(Exception):
+    """The job was stopped before it finished; the message says why, in plain words."""
+
+
+class TimeLimitReached(JobStopped):
+    def __init__(self, seconds: float, student: bool = True):
+        who = "a student's run" if student else "a run (the instructor's time limit)"
+        super().__init__(f"Stopped after {seconds:.0f} s, the longest {who} may take. "
+                         + ("Choose smaller settings, or ask the lecturer to run it." if student else
+                            "Choose smaller settings, or compute it before the lecture with flask --app app warm."))
+
+
+def remaining_seconds(expected: float | None, elapsed: float, fraction: float) -> float | None:
+    """How long a job still needs: from the estimate at first, from its own pace as it gets on."""
+    by_estimate = max(expected - elapsed, 0.0) if expected is not None else None
+    by_pace = elapsed * (1 - fraction) / fraction if fraction >= 0.05 and elapsed >= 1 else None
+    if by_pace is None:
+        return by_estimate
+    if by_estimate is None:
+        return by_pace
+    trust = min(1.0, fraction / 0.5)  # the pace says more the further the job has got
+    return (1 - trust) * by_estimate + trust * by_pace
 
 
 class Job:
     def __init__(self, demo_id: str, params: dict, key: str, force: bool = False,
-                 on_publish: Callable[["Job"], None] | None = None, time_limit: float | None = None):
+                 on_publish: Callable[["Job"], None] | None = None, time_limit: float | None = None,
+                 expected: float | None = None, student: bool = False):
         self.id = secrets.token_hex(8)
+        self.cancel_token = secrets.token_hex(16)  # given only to whoever started the job
+        self.student = student
         self.demo_id = demo_id
         self.params = params
         self.key = key
@@ -47,6 +76,13 @@ class Job:
         self._on_publish = on_publish  # e.g. post the job on the board for other server processes
         self.time_limit = time_limit  # seconds of running before the job is stopped (None: no limit)
         self.started: float | None = None
+        self.started_ns = 0  # wall clock at start, to compare with notices on the board
+        self.expected = expected  # the estimate of its running time, in seconds, if there was one
+        self.stop_reason: str | None = None  # set: the job stops at its next report
+        self.should_stop: Callable[["Job"], str | None] | None = None  # asks the board (other processes)
+        self._last_stop_check = 0.0
+        self.watchers = 0  # open event streams following this job in this process
+        self.on_unwatched: Callable[["Job"], None] | None = None  # its last watcher left
 
     @property
     def finished(self) -> bool:
@@ -57,9 +93,8 @@ class Job:
     def report(self, fraction: float, message: str, data: dict | None = None) -> None:
         """The demo's progress callback. Published at once, or at the end of the current
         interval if one was published just now (so the last report is never left unseen).
-        Raises TimeLimitReached once the job has run longer than its time limit."""
-        if self.time_limit is not None and time.monotonic() - self.started > self.time_limit:
-            raise TimeLimitReached(self.time_limit)
+        Raises JobStopped once the job was asked to stop or has run longer than its time limit."""
+        self.check_stop()
         with self._changed:
             self.progress = max(0.0, min(1.0, float(fraction)))
             self.message = str(message)
@@ -74,6 +109,19 @@ class Job:
                 return
         self._publish()
 
+    def check_stop(self) -> None:
+        """Raise JobStopped if someone asked this job to stop, or its time is up."""
+        now = time.monotonic()
+        if self.stop_reason is None and self.should_stop is not None and now - self._last_stop_check >= STOP_CHECK_INTERVAL:
+            self._last_stop_check = now
+            reason = self.should_stop(self)
+            if reason is not None:
+                self.stop_reason = reason
+        if self.stop_reason is not None:
+            raise JobStopped(self.stop_reason)
+        if self.time_limit is not None and now - self.started > self.time_limit:
+            raise TimeLimitReached(self.time_limit, self.student)
+
     def _flush(self) -> None:
         with self._changed:
             self._flush_timer = None
@@ -83,6 +131,7 @@ class Job:
 
     def start(self) -> None:
         self.started = time.monotonic()
+        self.started_ns = time.time_ns()
         self._publish(status="running", message="starting")
 
     def finish(self, result: dict, cached: bool) -> None:
@@ -90,6 +139,9 @@ class Job:
 
     def fail(self, error: str) -> None:
         self._publish(error=error, status="failed", message="failed", _pending_data=None)
+
+    def cancelled(self, reason: str) -> None:
+        self._publish(error=reason, status="cancelled", message="cancelled", _pending_data=None)
 
     def _publish(self, **changes) -> None:
         """Apply `changes` at once (a listener never sees half of them) and wake the listeners."""
@@ -111,9 +163,19 @@ class Job:
     # ---- called by listeners
 
     def brief(self) -> dict:
-        """Where the job stands, without its data or result."""
-        return {"job": self.id, "demo": self.demo_id, "status": self.status,
-                "progress": round(self.progress, 4), "message": self.message}
+        """Where the job stands, without its data or result: with its expected time and, while it
+        runs, the seconds it has run and an estimate of those left."""
+        state = {"job": self.id, "demo": self.demo_id, "status": self.status,
+                 "progress": round(self.progress, 4), "message": self.message}
+        if self.expected is not None:
+            state["expected_seconds"] = round(self.expected, 1)
+        if self.status == "running":
+            elapsed = time.monotonic() - self.started
+            state["elapsed_seconds"] = round(elapsed, 1)
+            left = remaining_seconds(self.expected, elapsed, self.progress)
+            if left is not None:
+                state["eta_seconds"] = round(left, 1)
+        return state
 
     def snapshot(self) -> dict:
         """The job as the API shows it: status, progress, message, and data, result or error."""
@@ -121,7 +183,7 @@ class Job:
             state = self.brief()
             if self.status == "done":
                 state.update(cached=self.cached, result=self.result)
-            elif self.status == "failed":
+            elif self.status in ("failed", "cancelled"):
                 state["error"] = self.error
             elif self.data is not None:
                 state["data"] = self.data
@@ -132,6 +194,27 @@ class Job:
         with self._changed:
             self._changed.wait_for(lambda: self.version > seen_version, timeout=timeout)
             return self.version
+
+    @contextmanager
+    def watched(self):
+        """Count an event stream following this job; when the last one has gone for a few
+        seconds (a closed tab, not a reload), tell `on_unwatched`."""
+        with self._changed:
+            self.watchers += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self.watchers -= 1
+                nobody = self.watchers == 0 and not self.finished
+            if nobody and self.on_unwatched is not None:
+                timer = threading.Timer(UNWATCHED_GRACE, self._still_unwatched)
+                timer.daemon = True
+                timer.start()
+
+    def _still_unwatched(self) -> None:
+        if self.watchers == 0 and not self.finished and self.on_unwatched is not None:
+            self.on_unwatched(self)
 
 
 class RemoteJob:
@@ -154,6 +237,10 @@ class RemoteJob:
     @property
     def finished(self) -> bool:
         return self.snapshot()["status"] in TERMINAL
+
+    @contextmanager
+    def watched(self):
+        yield  # watchers are counted by the process that runs the job
 
     def wait_for_change(self, seen_version: int, timeout: float) -> int:
         return self.board.wait(self.notice, seen_version, timeout)[0]

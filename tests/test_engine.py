@@ -11,6 +11,7 @@ import pytest
 
 from demos import line_fit
 from engine import Engine, QueueFull
+from engine import jobs as jobs_module
 from tests.live_server import ROOT
 
 FAST = {"steps": 20}
@@ -286,7 +287,7 @@ def test_the_lecturers_jobs_go_before_students_jobs(cache_dir, gate):
     engine = Engine(cache_dir)
     first = engine.submit("line_fit", {**FAST, "seed": 1}).job  # held at the gate
     assert gate.entered.wait(timeout=30)
-    student = engine.submit("line_fit", {**FAST, "seed": 2}, priority=1, time_limit=600).job
+    student = engine.submit("line_fit", {**FAST, "seed": 2}, student=True, time_limit=600).job
     lecturer = engine.submit("line_fit", {**FAST, "seed": 3}).job
     gate.opened.set()
     for job in (first, student, lecturer):
@@ -296,9 +297,138 @@ def test_the_lecturers_jobs_go_before_students_jobs(cache_dir, gate):
 
 def test_joining_a_students_job_lifts_its_time_limit(cache_dir, gate):
     engine = Engine(cache_dir)
-    job = engine.submit("line_fit", FAST, priority=1, time_limit=0.5).job
+    job = engine.submit("line_fit", FAST, student=True, time_limit=0.5).job
     assert gate.entered.wait(timeout=30)
     assert engine.submit("line_fit", FAST).job is job and job.time_limit is None
     time.sleep(0.6)  # past the student's limit: the job must not be stopped now
     gate.opened.set()
     assert wait_done(job)["status"] == "done"
+
+
+class Spinner:
+    """Makes line_fit report progress every few milliseconds until stopped from outside (or 30 s):
+    a stand-in for a long training run, so cancelling can be tested without one."""
+
+    def __init__(self, monkeypatch):
+        self.entered = threading.Event()
+
+        def spinning_run(params, progress, device):
+            self.entered.set()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                progress(0.3, "training")
+                time.sleep(0.005)
+            raise AssertionError("nobody stopped the spinning job")
+
+        monkeypatch.setattr(line_fit, "run", spinning_run)
+
+
+@pytest.fixture
+def spinner(monkeypatch):
+    return Spinner(monkeypatch)
+
+
+def test_a_running_job_is_cancelled_within_two_seconds_and_nothing_is_cached(cache_dir, spinner):
+    engine = Engine(cache_dir)
+    job = engine.submit("line_fit", FAST).job
+    assert spinner.entered.wait(timeout=30)
+    asked = time.monotonic()
+    engine.cancel(job.id, "Cancelled by the test.")
+    state = wait_done(job, timeout=5)
+    assert state["status"] == "cancelled" and state["error"] == "Cancelled by the test."
+    assert time.monotonic() - asked < 2
+    assert engine.cached("line_fit", FAST) is None
+    assert engine.in_flight == {}  # the slot is free: the next run starts a fresh job
+    assert engine.submit("line_fit", FAST).job is not job
+
+
+def test_a_queued_job_is_cancelled_at_once_and_never_runs(cache_dir, gate, runs):
+    engine = Engine(cache_dir)
+    first = engine.submit("line_fit", {**FAST, "seed": 1}).job
+    assert gate.entered.wait(timeout=30)
+    queued = engine.submit("line_fit", {**FAST, "seed": 2}).job
+    engine.cancel(queued.id)
+    assert queued.snapshot()["status"] == "cancelled"
+    gate.opened.set()
+    assert wait_done(first)["status"] == "done"
+    follower = engine.submit("line_fit", {**FAST, "seed": 3}).job  # runs after the cancelled one was skipped
+    assert wait_done(follower)["status"] == "done"
+    assert [params["seed"] for params in runs] == [1, 3]
+
+
+def test_another_process_can_cancel_a_job_through_the_board(cache_dir, spinner):
+    runner, other = Engine(cache_dir), Engine(cache_dir)  # two server processes sharing the cache folder
+    job = runner.submit("line_fit", FAST).job
+    assert spinner.entered.wait(timeout=30)
+    assert other.job(job.id).snapshot()["status"] == "running"
+    other.cancel(job.id, "Cancelled from another process.")
+    assert wait_done(job, timeout=5)["error"] == "Cancelled from another process."
+
+
+def test_a_new_run_of_the_lecturer_stops_a_students_running_job(cache_dir, spinner, monkeypatch):
+    engine = Engine(cache_dir)
+    student = engine.submit("line_fit", {**FAST, "seed": 1}, student=True, time_limit=600).job
+    assert spinner.entered.wait(timeout=30)
+    monkeypatch.undo()  # the lecturer's run is a real (short) one
+    asked = time.monotonic()
+    lecturer = engine.submit("line_fit", {**FAST, "seed": 2}).job
+    assert wait_done(student, timeout=5)["status"] == "cancelled"
+    assert "lecturer" in student.snapshot()["error"]
+    assert wait_done(lecturer)["status"] == "done"
+    assert lecturer.started - asked < 3  # the lecturer waited seconds at most, not the student's minute
+
+
+def test_a_job_whose_last_watcher_left_is_cancelled_but_not_while_one_remains(cache_dir, spinner):
+    engine = Engine(cache_dir)
+    job = engine.submit("line_fit", FAST, watched=True).job
+    assert spinner.entered.wait(timeout=30)
+    first, second = job.watched(), job.watched()  # two pages follow it
+    first.__enter__(), second.__enter__()
+    first.__exit__(None, None, None)  # one page closes: the other still watches
+    with pytest.raises(TimeoutError):
+        wait_until(lambda: job.finished, timeout=jobs_module.UNWATCHED_GRACE + 1)
+    second.__exit__(None, None, None)  # the last one closes
+    assert wait_done(job, timeout=jobs_module.UNWATCHED_GRACE + 3)["status"] == "cancelled"
+
+
+def test_a_job_nobody_started_from_a_slide_is_not_cancelled_for_want_of_watchers(cache_dir, gate):
+    engine = Engine(cache_dir)
+    job = engine.submit("line_fit", FAST).job  # e.g. "warm all demos": nobody follows it
+    assert gate.entered.wait(timeout=30)
+    with job.watched():
+        pass
+    with pytest.raises(TimeoutError):
+        wait_until(lambda: job.finished, timeout=jobs_module.UNWATCHED_GRACE + 1)
+    gate.opened.set()
+    assert wait_done(job)["status"] == "done"
+
+
+def test_estimates_come_from_earlier_runs_and_scale_with_the_demos_work(cache_dir):
+    engine = Engine(cache_dir)
+    assert engine.estimate("line_fit", FAST) is None  # never run here: nothing to go on
+    seconds = wait_done(engine.submit("line_fit", FAST).job)["result"]["train_seconds"]
+    same = engine.estimate("line_fit", FAST)
+    assert same.seconds == pytest.approx(seconds, abs=0.002) and "1 earlier run with these settings" in same.basis
+    double = engine.estimate("line_fit", {"steps": 40})
+    assert double.seconds == pytest.approx(2 * seconds, rel=0.01) and "other settings" in double.basis
+    restarted = Engine(cache_dir)  # written down in the cache folder: a restarted server still knows
+    assert restarted.estimate("line_fit", FAST).seconds == pytest.approx(seconds, abs=0.002)
+    job = restarted.submit("line_fit", {"steps": 40}).job
+    assert job.brief()["expected_seconds"] == pytest.approx(2 * seconds, abs=0.1)
+
+
+def test_a_running_job_says_how_long_it_has_left():
+    assert jobs_module.remaining_seconds(None, 0.5, 0.0) is None
+    assert jobs_module.remaining_seconds(10.0, 4.0, 0.01) == pytest.approx(6.0)  # the estimate, at first
+    assert jobs_module.remaining_seconds(None, 10.0, 0.5) == pytest.approx(10.0)  # its own pace
+    assert jobs_module.remaining_seconds(100.0, 10.0, 0.5) == pytest.approx(10.0)  # half done: the pace wins
+    assert jobs_module.remaining_seconds(100.0, 80.0, 0.99) < 1
+
+
+def wait_until(condition, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise TimeoutError

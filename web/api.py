@@ -2,11 +2,14 @@
 
   GET  /api/demos                 every demo, its parameter schema, cached or not
   GET  /api/demos/<id>            one of them
+  POST /api/demos/<id>/estimate   {"param": value, ...} → cached or not, and how long a run would take
   POST /api/demos/<id>/run        {"param": value, ..., "force": false} → 200 cached result, or 202 job
   POST /api/warm                  (instructor) queue the default run of every demo not cached yet
-  GET  /api/jobs/<id>             a job's status, progress, and result or error
+  GET  /api/jobs/<id>             a job's status, progress, expected time and ETA, and result or error
   GET  /api/jobs/<id>/events      the same as Server-Sent Events, ending with the result
+  POST /api/jobs/<id>/cancel      {"token": ...} (whoever started it) or the instructor: stop it
 """
+import hmac
 from functools import lru_cache
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, url_for
@@ -15,7 +18,8 @@ from demos import UnknownDemo
 from demos.runtime.params import ParamError
 from engine import QueueFull
 from engine.cache import MEMORY_ENTRIES
-from engine.jobs import TERMINAL, Job
+from engine.engine import Submission
+from engine.jobs import TERMINAL, Job, RemoteJob
 from web import ratelimit
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
@@ -68,8 +72,14 @@ def cached_response(body: bytes) -> Response:
     return gzipped_response(*cached_answer(body), mimetype="application/json")
 
 
-def job_accepted(job: Job):
-    response = jsonify(status=job.status, job=job.id, events=url_for("api.job_events", job_id=job.id))
+def job_accepted(submission: Submission):
+    """202 and where to follow the job; whoever started it also gets the token that cancels it."""
+    job = submission.job
+    answer = {**job.brief(), "events": url_for("api.job_events", job_id=job.id),
+              "cancel": url_for("api.cancel_job", job_id=job.id)}
+    if submission.new:
+        answer["cancel_token"] = job.cancel_token
+    response = jsonify(answer)
     response.status_code = 202
     response.headers["Location"] = url_for("api.show_job", job_id=job.id)
     return response
@@ -106,13 +116,31 @@ def run_demo(demo_id: str):
     if force and not instructor:
         return json_error(403, "Retraining a cached result needs the instructor token.")
     if instructor:
-        submission = get_engine().submit(demo_id, params, force=force)
+        submission = get_engine().submit(demo_id, params, force=force, watched=True,
+                                         time_limit=current_app.config["INSTRUCTOR_JOB_SECONDS"])
     else:  # a student: a few new runs a minute, each at most a minute long, after the lecturer's
-        submission = get_engine().submit(demo_id, params, admit=admit_student_job, priority=1,
-                                     time_limit=current_app.config["STUDENT_JOB_SECONDS"])
+        submission = get_engine().submit(demo_id, params, admit=admit_student_job, student=True, watched=True,
+                                         time_limit=current_app.config["STUDENT_JOB_SECONDS"])
     if submission.entry is not None:
         return cached_response(submission.entry.body)
-    return job_accepted(submission.job)
+    return job_accepted(submission)
+
+
+@bp.post("/demos/<demo_id>/estimate")
+def estimate_demo(demo_id: str):
+    """Before Run: is this cached, and if not, how long will it take here (from earlier runs)?
+    Checks the parameters as Run would, so a bad value is named before anything starts."""
+    params = read_json_object()
+    params.pop("force", None)
+    engine = get_engine()
+    instructor = is_instructor()
+    limit = current_app.config["INSTRUCTOR_JOB_SECONDS" if instructor else "STUDENT_JOB_SECONDS"]
+    estimate = engine.estimate(demo_id, params)
+    default_cached = engine.cached(demo_id) is not None
+    return jsonify(cached=engine.cached(demo_id, params) is not None, default_cached=default_cached,
+                   device=engine.device_label, estimate=estimate.as_json() if estimate else None,
+                   confirm_over_seconds=current_app.config["CONFIRM_JOB_SECONDS"],
+                   time_limit_seconds=limit, instructor=instructor)
 
 
 @bp.get("/instructor")
@@ -138,7 +166,7 @@ def warm_all():
     jobs = []
     for row in get_engine().status():
         if not row["cached"]:
-            submission = get_engine().submit(row["id"])
+            submission = get_engine().submit(row["id"])  # before the lecture: no time limit
             if submission.job is not None:
                 jobs.append(submission.job.brief())
     return jsonify(jobs=jobs), 202
@@ -166,7 +194,26 @@ def job_events(job_id: str):
         final = state["status"] in TERMINAL
         return (state["status"] if final else "progress"), state, final
 
-    return event_stream(job.wait_for_change, current)
+    return event_stream(job.wait_for_change, current, watching=job.watched)
+
+
+@bp.post("/jobs/<job_id>/cancel")
+def cancel_job(job_id: str):
+    """Stop a job: allowed to whoever started it (the token its 202 answer gave) and the instructor.
+    Answers at once; the job ends `cancelled` within a second or two, and nothing of it is cached."""
+    job = find_job(job_id)
+    token = read_json_object().get("token", "")
+    if not (is_instructor() or (isinstance(token, str) and token and hmac.compare_digest(token, cancel_token(job)))):
+        return json_error(403, "Only whoever started this run, or the lecturer, can cancel it.")
+    if not job.finished:
+        get_engine().cancel(job.id, "Cancelled. Nothing of this run was kept.")
+    return jsonify(job.snapshot()), 202
+
+
+def cancel_token(job: Job | RemoteJob) -> str:
+    if isinstance(job, RemoteJob):
+        return job.board.read(job.notice)[1].get("cancel_token", "")
+    return job.cancel_token
 
 
 def init_app(app: Flask) -> None:

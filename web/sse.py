@@ -7,11 +7,13 @@ it is how the server notices a listener that has gone (the write fails and the t
 """
 import json
 import threading
-from typing import Callable, Iterator
+from contextlib import nullcontext
+from typing import Callable, ContextManager, Iterator
 
 from flask import Response, current_app, jsonify, stream_with_context
 
 HEARTBEAT_SECONDS = 5
+RECONNECT_MS = 1000  # how soon a dropped browser reconnects (the browsers' default is about 3 s)
 _open = 0
 _open_lock = threading.Lock()
 
@@ -24,11 +26,13 @@ def format_event(event: str, data: dict) -> str:
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def event_stream(wait_for_change: Callable[[int, float], int], current: Callable[[], tuple[str, dict, bool]]) -> Response:
+def event_stream(wait_for_change: Callable[[int, float], int], current: Callable[[], tuple[str, dict, bool]],
+                 watching: Callable[[], ContextManager] = nullcontext) -> Response:
     """Send `current()` now and after every change; stop after an event marked final.
 
     `wait_for_change(seen_version, timeout)` blocks until something changes and returns the
-    version now; `current()` returns (event name, data, final).
+    version now; `current()` returns (event name, data, final). `watching()` is held while the
+    stream is open (a job counts who follows it).
     """
     global _open
     with _open_lock:
@@ -42,17 +46,19 @@ def event_stream(wait_for_change: Callable[[int, float], int], current: Callable
     def stream() -> Iterator[str]:
         global _open
         try:
-            seen = -1
-            while True:
-                version = wait_for_change(seen, HEARTBEAT_SECONDS)
-                if version == seen:
-                    yield ": still here\n\n"
-                    continue
-                seen = version
-                event, data, final = current()
-                yield format_event(event, data)
-                if final:
-                    return
+            with watching():
+                yield f"retry: {RECONNECT_MS}\n\n"
+                seen = -1
+                while True:
+                    version = wait_for_change(seen, HEARTBEAT_SECONDS)
+                    if version == seen:
+                        yield ": still here\n\n"
+                        continue
+                    seen = version
+                    event, data, final = current()
+                    yield format_event(event, data)
+                    if final:
+                        return
         finally:  # also when the listener has gone and the server closes the stream
             with _open_lock:
                 _open -= 1
