@@ -6,7 +6,7 @@ import pytest
 
 from app import create_app
 from demos import line_fit
-from tests.test_engine import FAST, Gate
+from tests.test_engine import FAST, Gate, Spinner
 
 NOT_LOCAL = {"REMOTE_ADDR": "10.0.0.7"}
 
@@ -77,7 +77,7 @@ def test_the_event_stream_sends_progress_then_the_result(client, monkeypatch):
     stream = client.get(job["events"], buffered=False)
     chunks = stream.response  # the generator, read as the server writes
     first = next(iter(chunks)).decode()
-    assert first.startswith("event: progress") and "held at the gate" in first
+    assert first.startswith("retry: 1000\nevent: progress") and "held at the gate" in first  # reconnect within 1 s
     gate.opened.set()
     rest = b"".join(chunks).decode()
     assert "event: done" in rest and '"result"' in rest
@@ -100,10 +100,11 @@ def test_a_job_that_fails_says_why(client, monkeypatch):
     (b"[1, 2]", 400, "JSON object"),
     (b'"steps"', 400, "JSON object"),
     (b"[" * 5000 + b"]" * 5000, 400, "JSON object"),
-    (b'{"steps": "many"}', 400, "steps: must be a whole number"),
-    (b'{"steps": 0}', 400, "steps: must be between 1 and 5000"),
-    (b'{"steps": NaN}', 400, "steps: must be a finite number"),
-    (b'{"lr": 1e999}', 400, "lr: must be a finite number"),
+    (b'{"steps": "many"}', 400, "steps: enter a whole number between 1 and 5,000"),
+    (b'{"steps": 0}', 400, "steps: enter a whole number between 1 and 5,000; 0 is too small"),
+    (b'{"steps": NaN}', 400, "steps: enter a whole number between 1 and 5,000 (a finite number)"),
+    (b'{"lr": 1e999}', 400, "lr: enter a number between 0.0001 and 1 (a finite number)"),
+    (b'{"seed": 1e30}', 400, "seed: enter a whole number between 0 and 2,147,483,647; that is too large"),
     (b'{"colour": "red"}', 400, "colour: is not a parameter"),
     (b'{"force": "yes"}', 400, "force: must be true or false"),
     (b'{"seed": ' + b"1" * 17000 + b"}", 413, "too large"),
@@ -252,3 +253,46 @@ def test_a_students_run_is_cut_off_at_the_time_limit_but_the_lecturers_is_not(tm
     assert student["status"] == "failed" and "longest a student's run may take" in student["error"]
     _, lecturer = run_to_completion(client)  # localhost, no token configured: the instructor
     assert lecturer["status"] == "done"
+
+
+def test_a_run_can_be_cancelled_by_whoever_started_it_or_the_instructor_only(tmp_path, monkeypatch):
+    spinner = Spinner(monkeypatch)
+    client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()
+    started = client.post("/api/demos/line_fit/run", json=FAST, environ_base=NOT_LOCAL).get_json()
+    assert started["cancel"] == f"/api/jobs/{started['job']}/cancel" and started["cancel_token"]
+    assert spinner.entered.wait(timeout=30)
+    joined = client.post("/api/demos/line_fit/run", json=FAST, environ_base={"REMOTE_ADDR": "10.0.0.9"}).get_json()
+    assert joined["job"] == started["job"] and "cancel_token" not in joined  # a second student may not cancel it
+    refused = client.post(started["cancel"], json={"token": "guess"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert refused.status_code == 403 and "started this run" in refused.get_json()["error"]
+    assert client.post(started["cancel"], json={"token": started["cancel_token"]}, environ_base=NOT_LOCAL).status_code == 202
+    final = read_events(client, started["events"])[-1]
+    assert final[0] == "cancelled" and "Nothing of this run was kept" in final[1]["error"]
+    assert client.post("/api/demos/line_fit/lookup", json=FAST).get_json() == {"status": "missing"}
+
+    again = client.post("/api/demos/line_fit/run", json=FAST, environ_base=NOT_LOCAL).get_json()
+    assert again["job"] != started["job"]  # the slot was freed: a new run starts afresh
+    assert client.post(again["cancel"], json={}).status_code == 202  # the lecturer (this machine) may cancel any run
+    assert read_events(client, again["events"])[-1][0] == "cancelled"
+
+
+def test_the_estimate_names_the_time_a_run_will_take_before_it_starts(client):
+    first = client.post("/api/demos/line_fit/estimate", json=FAST).get_json()
+    assert first["cached"] is False and first["estimate"] is None and first["device"] == "cpu"
+    assert first["confirm_over_seconds"] == 20 and first["instructor"] is True
+    _, done = run_to_completion(client)
+    again = client.post("/api/demos/line_fit/estimate", json=FAST).get_json()
+    assert again["cached"] is True
+    assert again["estimate"]["seconds"] == pytest.approx(done["result"]["train_seconds"], abs=0.01)
+    longer = client.post("/api/demos/line_fit/estimate", json={"steps": 200}).get_json()
+    assert longer["estimate"]["seconds"] == pytest.approx(10 * done["result"]["train_seconds"], rel=0.05)
+    student = client.post("/api/demos/line_fit/estimate", json=FAST, environ_base=NOT_LOCAL).get_json()
+    assert student["time_limit_seconds"] == 60 and student["instructor"] is False
+    bad = client.post("/api/demos/line_fit/estimate", json={"steps": "many"})
+    assert bad.status_code == 400 and bad.get_json()["param"] == "steps"
+
+
+def test_the_instructors_runs_have_a_time_limit_too(tmp_path):
+    client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "INSTRUCTOR_JOB_SECONDS": 0}).test_client()
+    _, lecturer = run_to_completion(client)
+    assert lecturer["status"] == "failed" and "instructor's time limit" in lecturer["error"]

@@ -141,7 +141,7 @@ def test_the_event_stream_starts_with_the_counts(client, student):
     assert stream.mimetype == "text/event-stream"
     event = next(iter(stream.response)).decode()
     stream.close()
-    assert event.startswith("event: poll\n")
+    assert event.startswith("retry: 1000\nevent: poll\n")
     data = json.loads(event.split("data: ", 1)[1])
     assert data["open"] is True and data["counts"] == [0, 0, 1] and "mine" not in data
 

@@ -72,7 +72,7 @@ def test_one_training_at_a_time_on_a_device_across_processes(tmp_path, monkeypat
 def test_event_streams_are_capped_and_free_their_place_when_closed(tmp_path):
     client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "MAX_EVENT_STREAMS": 1}).test_client()
     first = client.get("/api/follow/events", buffered=False)
-    assert next(iter(first.response)).startswith(b"event: follow")
+    assert next(iter(first.response)).startswith(b"retry: 1000\nevent: follow")
     refused = client.get("/api/follow/events")
     assert refused.status_code == 503 and refused.headers["Retry-After"]
     assert client.get("/healthz").get_json()["event_streams"] == 1

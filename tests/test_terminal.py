@@ -46,7 +46,7 @@ def test_python_m_demos_json_matches_the_engine(tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["line_fit", "--steps", "0"], "steps: must be between 1 and 5000"),
+    (["line_fit", "--steps", "0"], "steps: enter a whole number between 1 and 5,000; 0 is too small"),
     (["line_fit", "--steps", "many"], "invalid int value"),
     (["nope"], "unknown demo"),
     (["line_fit", "--device", "cuda"], "no CUDA GPU"),

@@ -47,7 +47,7 @@ def event_stream(wait_for_change: Callable[[int, float], int], current: Callable
         global _open
         try:
             with watching():
-                yield f"retry: {RECONNECT_MS}\n\n"
+                retry = f"retry: {RECONNECT_MS}\n"  # sent with the first event
                 seen = -1
                 while True:
                     version = wait_for_change(seen, HEARTBEAT_SECONDS)
@@ -56,7 +56,8 @@ def event_stream(wait_for_change: Callable[[int, float], int], current: Callable
                         continue
                     seen = version
                     event, data, final = current()
-                    yield format_event(event, data)
+                    yield retry + format_event(event, data)
+                    retry = ""
                     if final:
                         return
         finally:  # also when the listener has gone and the server closes the stream

@@ -53,17 +53,29 @@ def seed_param(default: int = 0) -> Param:
 
 
 def _number(param: Param, value, kind: type):
+    wanted = f"enter a {'whole ' if kind is int else ''}number{bounds(param)}"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ParamError(param.name, f"must be a {'whole ' if kind is int else ''}number, not {describe_type(value)}")
+        raise ParamError(param.name, f"is empty: {wanted}" if value == "" else wanted)
     if not math.isfinite(value):
-        raise ParamError(param.name, "must be a finite number")
+        raise ParamError(param.name, f"{wanted} (a finite number)")
     if kind is int and isinstance(value, float):
         if not value.is_integer():
-            raise ParamError(param.name, "must be a whole number")
+            raise ParamError(param.name, f"{wanted}, without a fraction")
         value = int(value)
-    if (param.min is not None and value < param.min) or (param.max is not None and value > param.max):
-        raise ParamError(param.name, f"must be between {fmt(param.min)} and {fmt(param.max)}, not {fmt(value)}")
+    too = "small" if param.min is not None and value < param.min else "large" if param.max is not None and value > param.max else ""
+    if too:  # a huge number is not echoed: its digits would fill the slide
+        shown = fmt(value) if len(fmt(value)) <= 12 else "that"
+        raise ParamError(param.name, f"{wanted}; {shown} is too {too}")
     return kind(value)
+
+
+def bounds(param: Param) -> str:
+    """" between 0 and 2,147,483,647" (or " from 1", " up to 5"), for a message."""
+    if param.min is not None and param.max is not None:
+        return f" between {fmt(param.min)} and {fmt(param.max)}"
+    if param.min is not None:
+        return f" from {fmt(param.min)}"
+    return f" up to {fmt(param.max)}" if param.max is not None else ""
 
 
 def _bool(param: Param, value):
@@ -120,7 +132,8 @@ def describe_type(value) -> str:
 
 
 def fmt(number) -> str:
-    return f"{number:g}" if isinstance(number, float) else str(number)
+    """A bound or value as a person writes it: 2,147,483,647; 0.0001."""
+    return f"{number:,g}" if isinstance(number, float) else f"{number:,}"
 
 
 def validate(schema: list[Param], raw: dict | None) -> dict:

@@ -71,7 +71,7 @@ def test_a_bad_setting_is_explained_in_the_widget_and_runs_nothing(open_page):
     page.keyboard.press("ArrowRight")  # typing in a field never moves the deck
     expect(page.locator(".counter")).to_have_text("1 / 13")
     widget.locator(".demo-run").click()
-    expect(widget.locator(".demo-error")).to_have_text("size: must be between 64 and 2048, not 5")
+    expect(widget.locator(".demo-error")).to_have_text("size: enter a whole number between 64 and 2,048; 5 is too small")
     expect(size).to_have_attribute("aria-invalid", "true")
     expect(widget.locator(".demo-badge")).to_contain_text("cached")  # the result shown is untouched
     widget.locator(".demo-reset").click()

@@ -32,12 +32,14 @@ def test_values_are_normalised_so_equal_requests_share_one_cache_key():
 
 
 @pytest.mark.parametrize("raw, name, words", [
-    ({"steps": 0}, "steps", "between 1 and 1000"),
-    ({"steps": 1001}, "steps", "between 1 and 1000"),
-    ({"steps": 2.5}, "steps", "whole number"),
-    ({"steps": "10"}, "steps", "not text"),
-    ({"steps": True}, "steps", "not true/false"),
-    ({"steps": None}, "steps", "not null"),
+    ({"steps": 0}, "steps", "enter a whole number between 1 and 1,000; 0 is too small"),
+    ({"steps": 1001}, "steps", "between 1 and 1,000; 1,001 is too large"),
+    ({"seed": 10**30}, "seed", "between 0 and 2,147,483,647; that is too large"),
+    ({"steps": ""}, "steps", "is empty: enter a whole number between 1 and 1,000"),
+    ({"steps": 2.5}, "steps", "whole number between 1 and 1,000, without a fraction"),
+    ({"steps": "10"}, "steps", "enter a whole number between 1 and 1,000"),
+    ({"steps": True}, "steps", "enter a whole number"),
+    ({"steps": None}, "steps", "enter a whole number"),
     ({"lr": math.nan}, "lr", "finite"),
     ({"lr": math.inf}, "lr", "finite"),
     ({"lr": 2.0}, "lr", "between 0.0001 and 1"),

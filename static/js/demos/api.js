@@ -61,7 +61,7 @@ export async function download(url, filename) {
 }
 
 // Follows a job until it ends: handlers.progress(state) for each update, then
-// handlers.done(state) or handlers.failed(message). Returns a function that stops following.
+// handlers.done(state), handlers.failed(message) or handlers.cancelled(message). Returns a function that stops following.
 export function followJob(eventsUrl, handlers) {
   const source = new EventSource(eventsUrl);
   const stop = () => source.close();
@@ -69,6 +69,7 @@ export function followJob(eventsUrl, handlers) {
   source.addEventListener("progress", (event) => handlers.progress(parse(event)));
   source.addEventListener("done", (event) => { stop(); handlers.done(parse(event)); });
   source.addEventListener("failed", (event) => { stop(); handlers.failed(parse(event).error); });
+  source.addEventListener("cancelled", (event) => { stop(); handlers.cancelled(parse(event).error); });
   source.addEventListener("error", () => {
     // EventSource reconnects by itself after a drop; it gives up only if the job is gone.
     if (source.readyState === EventSource.CLOSED) {
@@ -87,4 +88,18 @@ export async function warmAllDemos(url) {
   } catch (error) {
     return error.message;
   }
+}
+
+// Whether this browser is the instructor's (token or this machine), asked once per page; marks
+// the page (`body[data-instructor]`) so that instructor-only controls and notes show.
+let instructor = null;
+export function instructorStatus(url = "/api/instructor") {
+  instructor ??= getJSON(url)
+    .then(({ body }) => body.instructor)
+    .catch(() => false)
+    .then((yes) => {
+      document.body.dataset.instructor = String(yes);
+      return yes;
+    });
+  return instructor;
 }

@@ -1,12 +1,22 @@
-// The demo widget on every slide: Run / Rerun / Retrain, the parameter form, a progress bar
-// fed by the job's event stream, a badge saying where the result came from, and errors in
-// plain words. What the result looks like is up to the demo's renderer (./renderers/).
+// The demo widget on every slide: Run / Rerun / Retrain / Cancel, the parameter form, how long
+// a run will take (measured on this server), a progress bar with the time left fed by the job's
+// event stream, a badge saying where the result came from, and errors in plain words beside
+// Run. What the result looks like is up to the demo's renderer (./renderers/).
 import { ApiError, followJob, getJSON, postJSON } from "./api.js";
 import { resizeCharts } from "./charts.js";
 import { RENDERERS } from "./renderers/index.js";
 
 function formatSeconds(seconds) {
   return seconds < 10 ? `${seconds.toFixed(2)} s` : `${seconds.toFixed(1)} s`;
+}
+
+// A duration to plan with: "under a second", "about 40 s", "about 3 min 20 s".
+export function aboutSeconds(seconds) {
+  if (seconds < 1) return "under a second";
+  if (seconds < 60) return `about ${Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round((seconds - minutes * 60) / 10) * 10;
+  return rest ? `about ${minutes} min ${rest} s` : `about ${minutes} min`;
 }
 
 // Parameter values as typed in the form. Numbers that do not parse are sent as typed,
@@ -77,11 +87,20 @@ export class DemoWidget {
     this.frozen = frozen;
     this.demoId = element.dataset.demo;
     this.runUrl = element.dataset.runUrl;
+    this.estimateUrl = element.dataset.estimateUrl;
     this.infoUrl = element.dataset.infoUrl;
     this.lookupUrl = element.dataset.lookupUrl;
     this.form = element.querySelector(".demo-params");
     this.settings = element.querySelector(".demo-settings");
     this.runButton = element.querySelector(".demo-run");
+    this.cancelButton = element.querySelector(".demo-cancel");
+    this.estimateText = element.querySelector(".demo-estimate");
+    this.confirmBox = element.querySelector(".demo-confirm");
+    this.placeholder = element.querySelector(".demo-placeholder");
+    this.placeholderTime = element.querySelector(".demo-placeholder-time");
+    this.estimate = null; // the server's answer for the settings in the form: cached? how long?
+    this.cancelUrl = null; // the job this widget started, which it may cancel
+    this.cancelToken = null;
     this.retrainButton = element.querySelector(".demo-retrain");
     this.longerButton = element.querySelector(".demo-longer");
     this.fullParams = element.dataset.fullParams ? JSON.parse(element.dataset.fullParams) : null;
@@ -112,8 +131,25 @@ export class DemoWidget {
     this.copyButton?.addEventListener("click", this.onCopy);
     this.onRun = () => this.run();
     this.onRetrain = () => this.run({ force: true });
+    this.onCancel = () => this.cancel();
+    this.cancelButton.addEventListener("click", this.onCancel);
+    this.confirmBox.querySelector(".demo-confirm-run").addEventListener("click", () => this.run({ ...this.confirming, confirmed: true }));
+    this.confirmBox.querySelector(".demo-confirm-cancel").addEventListener("click", () => this.closeConfirm(true));
+    // The estimate follows the form: change a setting, and the time it will take is asked again.
+    let pending = null;
+    this.onEdit = () => {
+      clearTimeout(pending);
+      pending = setTimeout(() => this.refreshEstimate(), 300);
+    };
+    this.form.addEventListener("input", this.onEdit);
+    this.form.addEventListener("change", this.onEdit);
+    element.querySelector(".demo-toolbar").addEventListener("input", this.onEdit);
     this.onSubmit = (event) => { event.preventDefault(); this.run(); };
-    this.onReset = () => this.element.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+    this.onReset = () => {
+      this.element.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+      this.showError(null);
+      this.onEdit();
+    };
     // Enter in a field beside the Run button (a sentence, a prompt) runs the demo too.
     this.onToolbarKey = (event) => {
       if (event.key === "Enter" && event.target.matches(".demo-toolbar input")) { event.preventDefault(); this.run(); }
@@ -182,6 +218,7 @@ export class DemoWidget {
       this.showFrozen();
       return;
     }
+    this.refreshEstimate();
     if (this.linked) {
       const params = this.linked;
       this.linked = null;
@@ -205,46 +242,151 @@ export class DemoWidget {
     }
   }
 
-  async run({ force = false, params = this.readParams() } = {}) {
+  async run({ force = false, params = this.readParams(), confirmed = false } = {}) {
     if (this.frozen) {
       this.showFrozen();
       return;
     }
     if (this.busy) return;
-    this.setBusy(true);
+    this.closeConfirm();
     this.showError(null);
+    if (!confirmed && this.estimateUrl) {
+      const estimate = await this.refreshEstimate(params);
+      if (estimate === undefined) return; // a bad setting: the error says which
+      if (this.needsConfirming(estimate, force)) {
+        this.askToConfirm(estimate, { force, params });
+        return;
+      }
+    }
+    this.setBusy(true);
     this.state.params = params;
     try {
       const { status, body } = await postJSON(this.runUrl, force ? { ...params, force: true } : params);
-      if (status === 200) this.showResult(body.result, "cached");
-      else this.follow(body.events, body.job);
+      if (status === 200) this.showResult(body.result, "cached", { ran: true });
+      else {
+        this.cancelUrl = body.cancel;
+        this.cancelToken = body.cancel_token ?? null;
+        this.follow(body.events, body.job, body.expected_seconds);
+      }
     } catch (error) {
       this.setBusy(false);
+      this.showError(this.explain(error));
+      this.showBadge(this.result ? this.badgeFor(this.result) : "", this.result ? this.resultSource : "");
+    }
+  }
+
+  // Ask the server whether these settings are cached and how long they would take here; show it
+  // beside Run. Returns the answer, null if it could not be had, or undefined for a bad setting.
+  async refreshEstimate(params = this.readParams()) {
+    if (!this.estimateUrl || this.frozen) return null;
+    let body;
+    try {
+      ({ body } = await postJSON(this.estimateUrl, params));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) {
+        this.showError(this.explain(error, { focus: false }));
+        this.estimateText.textContent = "";
+        return undefined;
+      }
+      return null; // the Run button will say what is wrong
+    }
+    this.clearInvalid();
+    if (!this.busy && this.errorBox.dataset.kind === "field") this.showError(null);
+    this.estimate = body;
+    this.estimateText.textContent = this.estimateWords(body);
+    this.estimateText.title = body.estimate ? `Measured on this server: ${body.estimate.basis}` : "";
+    if (this.placeholderTime) {
+      this.placeholderTime.textContent = body.cached
+        ? (this.waitsForPrediction ? "A result is ready: press Run once the class has made its prediction." : "Computed already: press Run to show it.")
+        : `Press Run to measure it on ${body.device}: ${this.estimateWords(body, true)}.`;
+    }
+    return body;
+  }
+
+  estimateWords(estimate, long = false) {
+    if (estimate.cached) return long ? "instant (cached)" : "cached: instant";
+    if (!estimate.estimate) return long ? "the first run here times it" : "time not measured here yet";
+    return long ? `${aboutSeconds(estimate.estimate.seconds)}` : `${aboutSeconds(estimate.estimate.seconds)} on ${estimate.device}`;
+  }
+
+  needsConfirming(estimate, force) {
+    if (!estimate?.estimate || (estimate.cached && !force)) return false;
+    return estimate.estimate.seconds > estimate.confirm_over_seconds;
+  }
+
+  // A long run: say how long, and what else there is, and let the lecturer choose.
+  askToConfirm(estimate, run) {
+    const seconds = estimate.estimate.seconds;
+    const parts = [`This run will take ${aboutSeconds(seconds)} on ${estimate.device} (${estimate.estimate.basis}).`];
+    if (seconds > estimate.time_limit_seconds) {
+      parts.push(`Runs started here stop after ${aboutSeconds(estimate.time_limit_seconds).replace("about ", "")}, so it would not finish: choose smaller settings.`);
+    }
+    if (estimate.default_cached && JSON.stringify(run.params) !== JSON.stringify(this.defaults)) {
+      parts.push("The default settings have a ready result: press Defaults under Settings, then Run.");
+    }
+    const text = this.confirmBox.querySelector(".demo-confirm-text");
+    text.replaceChildren(parts.join(" "));
+    if (estimate.instructor) {
+      const hint = document.createElement("span");
+      hint.className = "instructor-only";
+      hint.textContent = " To have results ready in the lecture, compute them beforehand with flask --app app warm.";
+      text.append(hint);
+    }
+    this.confirming = run;
+    this.confirmBox.hidden = false;
+    this.confirmBox.querySelector(seconds > estimate.time_limit_seconds ? ".demo-confirm-cancel" : ".demo-confirm-run").focus();
+  }
+
+  closeConfirm(returnFocus = false) {
+    if (this.confirmBox.hidden) return;
+    this.confirmBox.hidden = true;
+    this.confirming = null;
+    if (returnFocus) this.runButton.focus();
+  }
+
+  async cancel() {
+    if (!this.cancelUrl) return;
+    this.cancelButton.disabled = true;
+    try {
+      await postJSON(this.cancelUrl, this.cancelToken ? { token: this.cancelToken } : {});
+    } catch (error) {
+      this.cancelButton.disabled = false;
       this.showError(this.explain(error));
     }
   }
 
   // Show a job's progress and then its result: our own job, or (following the lecture) the lecturer's.
-  follow(eventsUrl, jobId) {
+  follow(eventsUrl, jobId, expected = null) {
     this.stopFollowing?.();
     Object.assign(this.state, { events: eventsUrl, job: jobId });
-    this.showProgress(0, "waiting for its turn");
+    if (!this.cancelUrl && document.body.dataset.instructor === "true") this.cancelUrl = `/api/jobs/${jobId}/cancel`;
+    this.cancelButton.hidden = !this.cancelUrl;
+    this.cancelButton.disabled = false;
+    this.showProgress(0, "waiting for its turn", expected);
+    const ended = (status, message, badge) => {
+      this.stopFollowing = null;
+      this.progressBox.hidden = true;
+      this.setBusy(false);
+      this.showError(message, status === "cancelled" ? "note" : "error");
+      this.showBadge(badge, status);
+      if (!this.result && !this.output.children.length && this.placeholder) this.output.append(this.placeholder);
+      this.emit({ status: "failed", message, badge });
+    };
     this.stopFollowing = followJob(eventsUrl, {
       progress: (state) => {
-        this.showProgress(state.progress, state.message);
-        if (state.data && this.renderer.renderProgress) this.renderer.renderProgress(this.output, state.data);
+        this.showProgress(state.progress, state.message, state.eta_seconds ?? null);
+        if (state.data && this.renderer.renderProgress) {
+          this.placeholder?.remove();
+          this.renderer.renderProgress(this.output, state.data);
+        }
       },
       done: (state) => {
         this.stopFollowing = null;
-        this.showResult(state.result, state.cached ? "cached" : "fresh");
+        this.showResult(state.result, state.cached ? "cached" : "fresh", { ran: true });
+        this.refreshEstimate();
       },
-      failed: (message) => {
-        this.stopFollowing = null;
-        this.progressBox.hidden = true;
-        this.setBusy(false);
-        this.showError(message);
-        this.emit({ status: "failed", message });
-      },
+      failed: (message) => ended("failed", message, message.startsWith("Stopped") ? "stopped" : "failed"),
+      cancelled: (message) => ended("cancelled", message, "cancelled"),
     });
   }
 
@@ -254,13 +396,25 @@ export class DemoWidget {
     this.element.dispatchEvent(new CustomEvent("demostate", { bubbles: true, detail: { ...this.state } }));
   }
 
-  showProgress(fraction, message) {
+  // `left`: seconds still to go (the server's estimate), if known.
+  showProgress(fraction, message, left = null) {
     this.progressBox.hidden = false;
     this.progressBar.value = fraction;
-    this.progressMessage.textContent = `${Math.round(fraction * 100)}% · ${message}`;
-    this.badge.textContent = "training…";
-    this.badge.dataset.state = "training";
-    this.emit({ status: "running", progress: fraction, message, badge: this.badge.textContent });
+    const eta = left === null ? "" : ` · ${left < 1 ? "almost done" : `${aboutSeconds(left)} left`}`;
+    this.progressMessage.textContent = `${Math.round(fraction * 100)}% · ${message}${eta}`;
+    this.showBadge("training…", "training");
+    this.emit({ status: "running", progress: fraction, message: message + eta, badge: this.badge.textContent });
+  }
+
+  showBadge(text, state) {
+    this.badge.textContent = text;
+    if (state) this.badge.dataset.state = state;
+    else delete this.badge.dataset.state;
+  }
+
+  badgeFor(result, source = this.resultSource) {
+    const where = `${result.device} in ${formatSeconds(result.train_seconds)}`;
+    return { cached: `cached · computed on ${where}`, fresh: `trained just now on ${where}`, frozen: `frozen copy · computed on ${where}` }[source];
   }
 
   // A static copy of the lecture: the result frozen at export time, or a note that there is none.
@@ -270,9 +424,16 @@ export class DemoWidget {
     else this.showError("This demo was not run before the lecture was exported; live runs need the lecturer's server.");
   }
 
-  // `source`: "cached", "fresh" (trained just now) or "frozen" (a static export).
-  showResult(result, source, { longer = false } = {}) {
+  // `source`: "cached", "fresh" (trained just now) or "frozen" (a static export); `ran`: the user
+  // pressed Run for it (so the Settings they used are put away).
+  showResult(result, source, { longer = false, ran = false } = {}) {
     this.result = result;
+    this.resultSource = source;
+    this.placeholder?.remove();
+    this.cancelUrl = this.cancelToken = null;
+    this.cancelButton.hidden = true;
+    this.showError(null);
+    if (ran) this.settings.open = false;
     if (!longer) {
       this.quickResult = null;
       this.findLonger();
@@ -281,13 +442,10 @@ export class DemoWidget {
     this.longerButton.textContent = longer ? "Back to the quick run" : "Longer run";
     this.progressBox.hidden = true;
     this.setBusy(false);
-    const where = `${result.device} in ${formatSeconds(result.train_seconds)}`;
-    const badges = { cached: `cached · computed on ${where}`, fresh: `trained just now on ${where}`, frozen: `frozen copy · computed on ${where}` };
-    this.badge.dataset.state = source;
-    this.badge.textContent = badges[source];
+    this.showBadge(this.badgeFor(result, source), source);
     this.summary.textContent = result.summary ?? "";
     this.runButton.textContent = "Rerun";
-    this.retrainButton.hidden = Boolean(this.frozen);
+    this.retrainButton.hidden = Boolean(this.frozen); // and shown only to the instructor (.instructor-only)
     this.renderer.render?.(this.output, result);
     if (this.copyButton) {
       this.copyButton.hidden = false;
@@ -344,23 +502,42 @@ export class DemoWidget {
     this.busy = busy;
     this.runButton.disabled = busy;
     this.retrainButton.disabled = busy;
+    if (!busy) this.cancelButton.hidden = true;
     this.element.setAttribute("aria-busy", String(busy));
   }
 
-  showError(message) {
+  // `kind`: "error", "field" (a bad setting, named beside its field too) or "note" (e.g. cancelled).
+  showError(message, kind = "error") {
     this.errorBox.hidden = !message;
     this.errorBox.textContent = message ?? "";
+    this.errorBox.dataset.kind = kind;
+    this.element.querySelectorAll(".param-error").forEach((note) => note.remove());
+    if (!message) this.clearInvalid();
+    resizeCharts(this.output); // the toolbar grew or shrank: the chart takes the room that is left
   }
 
-  explain(error) {
+  clearInvalid() {
+    this.element.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+  }
+
+  // A message for `error`; a bad setting is also marked and named beside its own field (and,
+  // unless `focus` is false, the field gets the focus, its Settings opened).
+  explain(error, { focus = true } = {}) {
     if (!(error instanceof ApiError)) return `Something went wrong: ${error.message}`;
     if (error.status === 400 && error.body?.param) {
       const name = CSS.escape(error.body.param);
       const field = this.element.querySelector(`.param[data-name="${name}"] input, .param[data-name="${name}"] select`);
       if (field) {
         field.setAttribute("aria-invalid", "true");
-        if (this.form.contains(field)) this.settings.open = true;
-        field.focus();
+        if (focus && this.form.contains(field)) this.settings.open = true;
+        if (focus) field.focus();
+        queueMicrotask(() => {
+          this.errorBox.dataset.kind = "field";
+          const note = document.createElement("span");
+          note.className = "param-error";
+          note.textContent = error.message.replace(/^[^:]+: /, "");
+          field.closest(".param").append(note);
+        });
       }
     }
     if (error.status === 503 && error.retryAfter) return `${error.message} (about ${error.retryAfter} s)`;
