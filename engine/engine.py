@@ -204,7 +204,8 @@ class Engine:
     # ---- computing
 
     def compute(self, demo: ModuleType, params: dict, key: str, progress: Progress = no_progress,
-                force: bool = False, lecturer: bool = True) -> tuple[Entry, bool]:
+                force: bool = False, lecturer: bool = True,
+                stop_check: Callable[[], None] | None = None) -> tuple[Entry, bool]:
         """The result for `key`, trained here only if no one has it; returns (entry, trained_here).
         The `lecturer`'s run, finding the device busy, asks a student's job there to give way."""
         with holding(self.cache.lock_for(key), progress, "another server process is training this demo; waiting for its result"):
@@ -216,7 +217,7 @@ class Engine:
             device_lock = self.cache.lock_for(f"device-{self.device.type}")
             give_way = (lambda: self.board.write(LECTURER_NOTICE, {})) if lecturer else None
             with holding(device_lock, progress, f"waiting for the {self.device.type}: another process is training on it", give_way):
-                result = run_demo(demo, params, progress, self.device, self.models)
+                result = run_demo(demo, params, progress, self.device, self.models, stop_check)
             self.timings.record(demo, self.device_label, params, result["train_seconds"])
             return self.cache.put(demo.ID, key, params, result), True
 
@@ -229,7 +230,7 @@ class Engine:
         record = {"event": "job", "job": job.id, "demo": job.demo_id, "params": job.params, "device": self.device_label}
         try:
             entry, trained = self.compute(get_demo(job.demo_id), job.params, job.key, job.report, job.force,
-                                          lecturer=not job.student)
+                                          lecturer=not job.student, stop_check=job.check_stop)
             record["outcome"] = "trained" if trained else "cached"
         except JobStopped as stop:
             record.update(outcome="failed" if job.stop_reason is None else "cancelled", error=str(stop))

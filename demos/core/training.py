@@ -12,6 +12,7 @@ Built to spend its time in the model, not around it:
 - independent models (seeds, contenders, grid cells) train together: on a GPU each on its own
   stream, their steps interleaved; on a CPU side by side on separate cores.
 """
+import contextvars
 import os
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,8 @@ from typing import Callable, Protocol
 import numpy as np
 import torch
 from torch import nn
+
+from demos.runtime.progress import check_stop
 
 
 @dataclass
@@ -197,6 +200,7 @@ def train_together(runs: list[Run], graphs: bool = True, cpu_workers: int | None
             stepper.stream.wait_stream(torch.cuda.current_stream(stepper.device))
         active = list(steppers)
         while active:
+            check_stop()  # cancelled? (asked at every step, without waiting for the GPU)
             for stepper in active:
                 stepper.advance()
             if any(s.step % s.run.cfg.report_every == 0 or s.step >= s.run.cfg.steps for s in active):
@@ -212,7 +216,8 @@ def train_together(runs: list[Run], graphs: bool = True, cpu_workers: int | None
                 train_eagerly(run)
         else:
             with ThreadPoolExecutor(workers, thread_name_prefix="train") as pool:
-                for done in [pool.submit(train_eagerly, run) for run in runs]:
+                # Each thread runs in a copy of this context, so it sees the run's stop check.
+                for done in [pool.submit(contextvars.copy_context().run, train_eagerly, run) for run in runs]:
                     done.result()  # re-raises a failure (or a stop request) of any run
     for run in runs:
         run.model.eval()
@@ -223,6 +228,7 @@ def train_eagerly(run: Run) -> Run:
     """One run, step by step, on the device its model is on (the CPU path of `train_together`)."""
     stepper = Stepper(run, graphs=False)
     while not stepper.finished:
+        check_stop()
         stepper.advance()
         if stepper.step % run.cfg.report_every == 0 or stepper.step >= run.cfg.steps:
             stepper.report()

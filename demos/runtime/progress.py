@@ -1,8 +1,34 @@
-"""Progress: a bar for terminals (`python -m demos`, `flask warm`), and dividing one run's bar between its parts."""
+"""Progress: a bar for terminals (`python -m demos`, `flask warm`), dividing one run's bar between
+its parts, and the question a training loop asks at every step: should I stop?"""
 import shutil
 import threading
 import sys
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable
+
+# Raises if the run should stop (cancelled, out of time); set by whoever runs the demo (the engine).
+# A context variable, so that two runs in two threads never see each other's; the training core
+# hands it on to the threads it trains in.
+_stop_check: ContextVar[Callable[[], None] | None] = ContextVar("stop_check", default=None)
+
+
+def check_stop() -> None:
+    """Called by training loops at every step (cheap): raises the runner's exception to stop the run."""
+    check = _stop_check.get()
+    if check is not None:
+        check()
+
+
+@contextmanager
+def stopping_with(check: Callable[[], None] | None):
+    """Within the block, `check_stop()` calls `check`."""
+    token = _stop_check.set(check)
+    try:
+        yield
+    finally:
+        _stop_check.reset(token)
 
 
 class ProgressBar:

@@ -8,6 +8,7 @@ import torch
 from demos.core.training import seed_everything
 from demos.runtime.device import device_label, pick_device, precision, use_fast_math
 from demos.runtime.params import validate
+from demos.runtime.progress import stopping_with
 from demos.runtime.storage import ModelStore, current_store, using_store
 
 # progress(fraction in [0, 1], message, data): `data` is the whole partial result so far
@@ -28,20 +29,22 @@ def effective_params(demo: ModuleType, raw_params: dict | None) -> dict:
 
 
 def run_demo(demo: ModuleType, raw_params: dict | None, progress: Progress = no_progress,
-             device: torch.device | None = None, store: ModelStore | None = None) -> dict:
+             device: torch.device | None = None, store: ModelStore | None = None,
+             stop_check: Callable[[], None] | None = None) -> dict:
     """Run `demo` with `raw_params` (validated here) and return its JSON-safe result.
 
     Every result says what produced it: `device`, `precision` (of its float arithmetic, unless
     the demo names its own), `params` (the effective parameters), `seed` and `train_seconds`
     (wall-clock time of the run). Models the demo keeps for
-    later go to `store` (the engine's, on its cache folder).
+    later go to `store` (the engine's, on its cache folder). `stop_check()`, called by the training
+    loops at every step, raises to stop the run (a cancelled job).
     """
     params = effective_params(demo, raw_params)
     device = device or pick_device()
     use_fast_math(device)
     seed_everything(params["seed"])
     started = time.perf_counter()
-    with using_store(store or current_store()):
+    with using_store(store or current_store()), stopping_with(stop_check):
         result = demo.run(params, progress, device)
     train_seconds = time.perf_counter() - started
     return {

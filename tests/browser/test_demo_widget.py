@@ -26,7 +26,9 @@ def test_system_check_runs_from_slide_one_and_shows_its_result(open_page, server
     page = open_page(slide_path("system_check"))
     widget = demo(page, "system_check")
     expect(widget.locator(".demo-run")).to_have_text("Run")
-    expect(widget.locator(".demo-output")).to_be_empty()  # nothing cached yet, so nothing ran
+    # Nothing cached yet, so nothing ran: the box says what the demo measures and that Run times it.
+    expect(widget.locator(".demo-placeholder")).to_contain_text("Press Run to measure it on cpu: the first run here times it.")
+    expect(widget.locator(".demo-estimate")).to_have_text("time not measured here yet")
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu in", timeout=60_000)
     expect(widget.locator(".facts")).to_contain_text("PyTorch")

@@ -1,0 +1,124 @@
+"""Time is visible and controllable: before Run a slide says how long its settings take here,
+a long run asks first, a run shows the time left and can be cancelled (or is, when its page
+closes), and what only the lecturer may do is shown only to the lecturer."""
+import json
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.widget import TRAINED, demo_on, set_params
+from tests.deck import slide_path
+from tests.live_server import LiveServer
+
+TOKEN = "lecture-token"
+SLOW = {"seed": 7, "size": 64, "repeats": 3}  # quick to run; the history below says it took 95 s
+LONG_RUN = {"seeds": 1, "steps": 600, "length": 200, "width": 64}  # amnesia: long enough to cancel halfway
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server of this module's own, with a history of runs in its cache folder."""
+    cache = tmp_path_factory.mktemp("control") / "cache"
+    cache.mkdir()
+    history = {"demo": "system_check", "device": "cpu", "seconds": 95.0, "work": 64 ** 3 * 3,
+               "params": {"seed": 7, "size": 64, "repeats": 3}}
+    (cache / "timings.jsonl").write_text(json.dumps(history) + "\n")
+    live = LiveServer(cache).start()
+    yield live
+    live.stop()
+
+
+def job_status(server, job_id: str) -> str:
+    with urllib.request.urlopen(f"{server.url}/api/jobs/{job_id}") as response:
+        return json.load(response)["status"]
+
+
+def test_a_long_run_asks_first_and_says_how_long_and_why(open_page):
+    page = open_page(slide_path("system_check"))
+    widget = demo_on(page, "system_check")
+    set_params(widget, **SLOW)
+    expect(widget.locator(".demo-estimate")).to_have_text("about 1 min 40 s on cpu")
+    widget.locator(".demo-run").click()
+    confirm = widget.locator(".demo-confirm")
+    expect(confirm).to_be_visible()
+    expect(confirm).to_contain_text("This run will take about 1 min 40 s on cpu (1 earlier run with these settings).")
+    expect(confirm).to_contain_text("flask --app app warm")  # this browser is the lecturer's (localhost)
+    expect(confirm.locator(".demo-confirm-run")).to_be_focused()
+    confirm.locator(".demo-confirm-cancel").click()
+    expect(confirm).to_be_hidden()
+    expect(widget.locator(".demo-run")).to_be_focused()
+    expect(widget.locator(".demo-badge")).to_have_text("")  # nothing started
+    widget.locator(".demo-run").click()
+    confirm.locator(".demo-confirm-run").click()
+    expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu", timeout=TRAINED)
+    expect(widget.locator(".demo-settings")).not_to_have_attribute("open", "")  # put away after the run
+    expect(widget.locator(".demo-estimate")).to_have_text("cached: instant")
+
+
+def test_a_run_shows_the_time_left_and_can_be_cancelled_within_seconds(open_page, server):
+    page = open_page(slide_path("amnesia"))
+    widget = demo_on(page, "amnesia")
+    set_params(widget, **LONG_RUN)
+    widget.locator(".demo-run").click()
+    message = widget.locator(".demo-progress-message")
+    expect(message).to_contain_text("left", timeout=TRAINED)  # "12% · step 40 · about 50 s left"
+    cancel = widget.locator(".demo-cancel")
+    expect(cancel).to_be_visible()
+    asked = time.monotonic()
+    cancel.click()
+    expect(widget.locator(".demo-badge")).to_have_text("cancelled", timeout=5_000)
+    assert time.monotonic() - asked < 3
+    expect(widget.locator(".demo-error")).to_have_text("Cancelled. Nothing of this run was kept.")
+    expect(cancel).to_be_hidden()
+    expect(widget.locator(".demo-run")).to_be_enabled()
+    lookup = page.request.post(f"{server.url}/api/demos/amnesia/lookup", data=LONG_RUN)
+    assert lookup.json() == {"status": "missing"}, "nothing partial was cached"
+
+
+def test_closing_the_page_cancels_the_run_nobody_watches_any_more(open_page, server):
+    page = open_page(slide_path("amnesia"))
+    widget = demo_on(page, "amnesia")
+    set_params(widget, **{**LONG_RUN, "seed": 3})
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-progress-message")).to_contain_text("step", timeout=TRAINED)
+    job_id = page.evaluate("() => window.greatShift.demos.get(document.querySelector('#slide-amnesia')).state.job")
+    assert job_id and job_status(server, job_id) == "running"
+    page.close()
+    deadline = time.monotonic() + 20
+    while job_status(server, job_id) != "cancelled":
+        assert time.monotonic() < deadline, "the job kept running after its only page closed"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory):
+    live = LiveServer(tmp_path_factory.mktemp("class") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
+    yield live
+    live.stop()
+
+
+def test_students_do_not_see_the_lecturers_controls_and_the_lecturer_does(browser, class_server):
+    def open_as(token):
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        if token:
+            context.add_init_script(f"localStorage.setItem('great-shift-instructor-token', {json.dumps(token)})")
+        page = context.new_page()
+        page.goto(class_server.url + slide_path("system_check"))
+        return context, page
+
+    student_context, student = open_as(None)
+    widget = demo_on(student, "system_check")
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
+    expect(student.locator("body")).to_have_attribute("data-instructor", "false")
+    expect(widget.locator(".demo-retrain")).to_be_hidden()
+    student_context.close()
+
+    lecturer_context, lecturer = open_as(TOKEN)
+    expect(lecturer.locator("body")).to_have_attribute("data-instructor", "true")
+    widget = lecturer.locator("#slide-system_check .demo")
+    expect(widget.locator(".demo-badge")).to_contain_text("cached")  # shown at once: the student's run is cached
+    expect(widget.locator(".demo-retrain")).to_be_visible()
+    lecturer_context.close()
