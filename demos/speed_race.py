@@ -286,8 +286,7 @@ def verdict(label: str, race_result: dict) -> str:
                  f"the fused kernel's time at {n:,}.")
     noisy = sorted({n for times in race_result["noisy"].values() for n, bad in zip(lengths, times) if bad})
     if noisy:
-        text += (f" Some timings stayed noisy when repeated (at {listed(noisy)}: the slowest took far longer "
-                 f"than the fastest, as when the machine is busy); they are marked and left out of the verdict.")
+        text += f" Timings at {listed(noisy)} stayed noisy, as on a busy machine: drawn hollow, left out of the verdict."
     return text
 
 

@@ -93,7 +93,7 @@ def test_a_noisy_point_gets_no_verdict_even_when_apart():
     assert winners(race) == [None, "transformer"]
     text = verdict("cpu", race)
     assert "beat the fused LSTM at 256 (8.18× faster); too close to call on this machine at 64." in text
-    assert "stayed noisy when repeated (at 64" in text and "left out of the verdict" in text
+    assert "Timings at 64 stayed noisy" in text and "left out of the verdict" in text
 
 
 def test_the_recap_calls_a_tie_when_the_longest_length_is_too_close():

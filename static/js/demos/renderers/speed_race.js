@@ -3,13 +3,15 @@
 // (hollow where the timings stayed noisy); below, who was faster at each length, said only where
 // the bars do not overlap; then, folded away, Table 1's complexities and the settings.
 import { modelColors, plot, textColors } from "../charts.js";
-import { TOP_LEGEND, chartIn, element, thousands } from "./shared/common.js";
+import { chartIn, element, thousands } from "./shared/common.js";
 
 const NAMES = { lstm_fused: "LSTM fused", lstm_loop: "LSTM loop", transformer: "Transformer" };
 // Told apart by dash and marker as well as colour: the two LSTMs share one.
 const DASH = { lstm_fused: "dash", lstm_loop: "dot", transformer: "solid" };
 const SYMBOL = { lstm_fused: "square", lstm_loop: "triangle-up", transformer: "circle" };
 const PHONE = "(max-width: 760px)";
+const DASHARRAY = { solid: "", dash: "9 5", dot: "3 4" };
+const SVG = "http://www.w3.org/2000/svg";
 
 // Chart text: 20 px on the 1280×720 canvas is 16 px on a 1024×768 projector (scaled by 0.8);
 // a phone shows the page unscaled, so 16 px there.
@@ -96,8 +98,8 @@ function drawTimes(chart, races) {
   })));
   const layout = {
     font: { size: size.font },
-    legend: narrow ? { orientation: "h", x: 0, xanchor: "left", y: -0.22, yanchor: "top" } : { ...TOP_LEGEND, font: { size: size.font } },
-    margin: narrow ? { l: 66, r: 8, t: races.length > 1 ? 28 : 8, b: 110 } : { l: 84, r: 12, t: 44, b: 62 },
+    showlegend: false, // the legend is a row of its own above the chart (legendRow)
+    margin: narrow ? { l: 66, r: 8, t: races.length > 1 ? 28 : 10, b: 56 } : { l: 86, r: 10, t: races.length > 1 ? 30 : 12, b: 56 },
     grid: { rows: 1, columns: races.length, pattern: "independent" },
     annotations: races.length > 1 ? races.map((race, i) => ({ // which device each chart timed
       text: race.device, showarrow: false, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`,
@@ -111,11 +113,11 @@ function drawTimes(chart, races) {
       return [...median, ...spread.flat()].filter((v) => v !== null && v > 0);
     });
     layout[`xaxis${suffix}`] = {
-      type: "log", title: { text: i ? "" : "sequence length (tokens; 1k = 1,024)", standoff: 6 },
+      type: "log", title: { text: i ? "" : narrow ? "length (tokens)" : "sequence length (tokens; 1k = 1,024)", standoff: 4 },
       ...lengthTicks(race.lengths, crowded), tickangle: 0,
     };
     layout[`yaxis${suffix}`] = {
-      type: "log", title: { text: i ? "" : "one training step", standoff: 4 },
+      type: "log", // the units are on the ticks (10 ms, 1 s): no title to crowd them
       ...(values.length ? timeTicks(values, crowded) : {}),
     };
   });
@@ -123,24 +125,60 @@ function drawTimes(chart, races) {
 }
 
 // Who was faster at each length, in words as well as colour: "Transformer 2.1×", "LSTM 1.4×",
-// or "too close" where the two bars overlap (or one is noisy).
-function callsRow(race, label) {
+// "too close" where the two bars overlap, "noisy" where one stayed noisy (drawn hollow).
+function callsList(race, heading) {
   const colors = textColors();
-  const row = element("div", "speed-calls");
-  row.append(element("span", "speed-calls-label", label));
+  const section = element("section", "speed-calls");
+  section.append(element("h3", "speed-calls-heading", heading));
   const list = element("ol", "speed-calls-list");
   race.lengths.forEach((n, i) => {
     const winner = race.faster?.[i] ?? null;
     const ratio = race.ratio_lstm_to_transformer[i];
+    const noisy = race.noisy?.lstm_fused?.[i] || race.noisy?.transformer?.[i];
     const text = winner === "transformer" ? `Transformer ${times(ratio)}`
-      : winner === "lstm" ? `LSTM ${times(1 / ratio)}` : "too close";
+      : winner === "lstm" ? `LSTM ${times(1 / ratio)}` : noisy ? "noisy" : "too close";
     const item = element("li", "speed-call");
     item.dataset.winner = winner ?? "none";
-    item.append(element("span", "speed-call-length", lengthLabel(n)), element("span", "speed-call-winner", text));
-    if (winner) item.querySelector(".speed-call-winner").style.color = colors[winner];
+    const words = element("span", "speed-call-winner", text);
+    if (winner) words.style.color = colors[winner];
+    item.append(element("span", "speed-call-length", lengthLabel(n)), words);
     list.append(item);
   });
-  row.append(list);
+  section.append(list);
+  return section;
+}
+
+function svgElement(tag, attributes) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  return el;
+}
+
+// A sample of each line as the chart draws it: colour, dash and marker.
+function lineSample(name) {
+  const color = modelColors()[name === "transformer" ? "transformer" : "lstm"];
+  const svg = svgElement("svg", { width: 46, height: 18, viewBox: "0 0 46 18", "aria-hidden": "true" });
+  svg.append(svgElement("line", { x1: 1, y1: 9, x2: 45, y2: 9, stroke: color, "stroke-width": 3, "stroke-dasharray": DASHARRAY[DASH[name]] }));
+  const marker = {
+    square: () => svgElement("rect", { x: 17, y: 3, width: 12, height: 12, fill: color }),
+    "triangle-up": () => svgElement("polygon", { points: "23,2 30,15 16,15", fill: color }),
+    circle: () => svgElement("circle", { cx: 23, cy: 9, r: 6.5, fill: color }),
+  }[SYMBOL[name]]();
+  svg.append(marker);
+  return svg;
+}
+
+// The legend as a row of the page (Plotly's wraps to two lines in a chart this narrow), with the
+// folded details at its end.
+function legendRow(result) {
+  const row = element("div", "speed-legend-row");
+  const legend = element("ul", "speed-legend");
+  for (const name of Object.keys(NAMES)) {
+    const item = element("li", "speed-legend-item");
+    item.append(lineSample(name), element("span", "", NAMES[name]));
+    legend.append(item);
+  }
+  row.append(legend, detailsPanel(result));
   return row;
 }
 
@@ -150,7 +188,7 @@ function times(ratio) {
 
 function detailsPanel(result) {
   const details = element("details", "speed-details");
-  details.append(element("summary", "", "Table 1, parameters and settings"));
+  details.append(element("summary", "", "Table 1 and settings"));
   const table = element("table", "speed-complexity");
   const head = element("tr");
   ["Per layer (Table 1)", "Work", "Sequential steps"].forEach((text) => head.append(element("th", "", text)));
@@ -179,19 +217,22 @@ function detailsPanel(result) {
     facts.push(`On ${cuda.device} the Transformer layer reached ${(best * 100).toFixed(1)}% of the device's ` +
       `${thousands(Math.round(cuda.peak_gflops))} GFLOP/s ${cuda.precision} peak (data sheet).`);
   }
-  details.append(table, ...facts.map((text) => element("p", "", text)));
+  const panel = element("div", "speed-details-panel");
+  panel.append(table, ...facts.map((text) => element("p", "", text)));
+  details.append(panel);
   return details;
 }
 
 export function render(output, result) {
   output.replaceChildren();
-  const layout = element("div", "speed-layout");
-  const times = element("div", "demo-chart speed-times");
-  const calls = element("div", "speed-calls-all");
   const several = result.races.length > 1;
-  result.races.forEach((race) => calls.append(callsRow(race, several ? `Faster on ${race.device}:` : "Faster:")));
-  if (result.noisy) calls.append(element("p", "speed-noisy", "Hollow points: timings that stayed noisy (left out of the verdict)."));
-  layout.append(times, calls, detailsPanel(result));
+  const layout = element("div", several ? "speed-layout speed-layout--stacked" : "speed-layout");
+  const times = element("div", "demo-chart speed-times");
+  times.setAttribute("aria-label", "Milliseconds per training step against sequence length, " +
+    "each point the median with a bar from the fastest to the slowest timing: LSTM fused, LSTM loop, Transformer.");
+  const side = element("div", "speed-side");
+  result.races.forEach((race) => side.append(callsList(race, several ? `Faster on ${race.device}` : "Faster at each length")));
+  layout.append(legendRow(result), times, side);
   output.append(layout);
   drawTimes(times, result.races);
 }
