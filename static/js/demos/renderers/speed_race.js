@@ -200,13 +200,13 @@ function detailsPanel(result) {
   }
   const last = result.lengths.at(-1);
   const counts = result.parameters;
+  const limit = Math.round((result.races[0].noise_limit ?? 0.5) * 100);
   const facts = [
-    `At n = ${thousands(last)}: the LSTM takes ${thousands(last)} steps one after another; the Transformer layer 1.`,
-    `Parameters: LSTM ${thousands(counts.lstm_fused)}, Transformer layer ${thousands(counts.transformer)}. ` +
-    `Width ${result.params.width}, batch ${result.params.batch}; each point the median of ${result.params.repeats} timings, ` +
-    `its bar from the fastest to the slowest; a point whose bar is wider than ${Math.round((result.races[0].noise_limit ?? 0.5) * 100)}% ` +
-    `of its median is timed again and drawn hollow if it stays so. The CPU with ${result.cpu_threads} ` +
-    `thread${result.cpu_threads === 1 ? "" : "s"}.`,
+    `At n = ${thousands(last)} the LSTM takes ${thousands(last)} steps in order; the Transformer layer 1.`,
+    `Parameters: LSTM ${thousands(counts.lstm_fused)}, Transformer layer ${thousands(counts.transformer)}; ` +
+    `width ${result.params.width}, batch ${result.params.batch}.`,
+    `Each point: the median of ${result.params.repeats} timings, its bar from the fastest to the slowest. ` +
+    `A bar wider than ${limit}% of its median is timed again, and drawn hollow if it stays so.`,
   ];
   if (result.skipped.lstm_loop) {
     facts.push(`The Python loop was not timed beyond ${thousands(result.params.loop_max_length)} steps (it is slow).`);
@@ -219,6 +219,8 @@ function detailsPanel(result) {
   }
   const panel = element("div", "speed-details-panel");
   panel.append(table, ...facts.map((text) => element("p", "", text)));
+  // How many CPU threads ran the race: for the lecturer, not the projected slide.
+  panel.append(element("p", "instructor-only", `The CPU ran with ${result.cpu_threads} thread${result.cpu_threads === 1 ? "" : "s"}.`));
   details.append(panel);
   return details;
 }
