@@ -97,32 +97,40 @@ CPU_COMPARE_MAX = 1024  # beside a GPU, the CPU is timed up to this length (at 4
 POINT_SECONDS = 2.0  # a point that has taken this long stops after two timings (the least for a spread)
 NOISE_LIMIT = 0.5  # a point whose slowest timing exceeds its fastest by over half the median is noisy
 RETRIES = 2  # a noisy point is timed again up to this many times, and the quietest attempt kept...
-RETRY_SECONDS = 1.0  # ...if timing it again takes about this long or less (its fastest time × repeats)
+RETRY_SECONDS = 1.0  # ...if timing it again takes about this long or less (its fastest time × repeats)...
+RETRY_BUDGET = 10.0  # ...and the race has spent less than this many seconds on retries: it is a live demo
 
 
-def time_step(model: nn.Module, x: torch.Tensor, repeats: int, device: torch.device,
-              warm_up: bool = True) -> tuple[list[float], float | None]:
-    """Seconds for each of up to `repeats` forward+backward passes, and peak MiB on CUDA. A warm-up
-    pass comes first where it matters: always on a GPU (kernel choice, cuDNN plans for each shape),
-    on a CPU only the first time the model runs."""
-    def step():
+def time_length(models: dict, x: torch.Tensor, repeats: int, device: torch.device,
+                warm_up: bool = True) -> dict[str, tuple[list[float], float | None]]:
+    """Seconds for each of up to `repeats` forward+backward passes of each model, and its peak MiB on
+    CUDA. The models take turns, one step each, so a burst of work from another program slows all
+    of them alike rather than one. A contender that has taken POINT_SECONDS stops after two
+    timings. A warm-up pass comes first where it matters: always on a GPU (kernel choice, cuDNN
+    plans for each shape), on a CPU only the first time the models run."""
+    def step(model):
         model.zero_grad(set_to_none=True)
         model(x).square().mean().backward()
 
     if warm_up or device.type != "cpu":
-        step()  # warm-up: allocation, kernel selection, cuDNN plans
-    synchronize(device)
-    if device.type == "cuda":
-        torch.cuda.reset_peak_memory_stats(device)
-    seconds = []
-    while len(seconds) < repeats and not (len(seconds) >= 2 and sum(seconds) > POINT_SECONDS):
-        synchronize(device)
-        started = time.perf_counter()
-        step()
-        synchronize(device)  # GPU work is queued: wait for it, or we time only its launch
-        seconds.append(time.perf_counter() - started)
-    memory = torch.cuda.max_memory_allocated(device) / 2**20 if device.type == "cuda" else None
-    return seconds, memory
+        for model in models.values():
+            step(model)  # warm-up: allocation, kernel selection, cuDNN plans
+    seconds = {name: [] for name in models}
+    memory = dict.fromkeys(models)
+    for _ in range(repeats):
+        for name, model in models.items():
+            if len(seconds[name]) >= 2 and sum(seconds[name]) > POINT_SECONDS:
+                continue
+            synchronize(device)
+            if device.type == "cuda":
+                torch.cuda.reset_peak_memory_stats(device)
+            started = time.perf_counter()
+            step(model)
+            synchronize(device)  # GPU work is queued: wait for it, or we time only its launch
+            seconds[name].append(time.perf_counter() - started)
+            if device.type == "cuda":
+                memory[name] = max(memory[name] or 0, torch.cuda.max_memory_allocated(device) / 2**20)
+    return {name: (seconds[name], memory[name]) for name in models}
 
 
 def noise(seconds: list[float]) -> float:
@@ -130,18 +138,24 @@ def noise(seconds: list[float]) -> float:
     return (max(seconds) - min(seconds)) / statistics.median(seconds)
 
 
-def time_point(model: nn.Module, x: torch.Tensor, repeats: int, device: torch.device,
-               warm_up: bool) -> tuple[list[float], float | None, int]:
-    """The timings of one point, timed again (at most RETRIES times) while their spread is too wide
-    and a new attempt is cheap; the quietest attempt is kept. Also the peak MiB and the attempts made."""
-    seconds, memory = time_step(model, x, repeats, device, warm_up)
-    attempts = 1
-    while (noise(seconds) > NOISE_LIMIT and attempts <= RETRIES
-           and min(seconds) * repeats <= RETRY_SECONDS):
-        again, memory = time_step(model, x, repeats, device, warm_up=False)
-        attempts += 1
-        seconds = min(seconds, again, key=noise)
-    return seconds, memory, attempts
+def time_points(models: dict, x: torch.Tensor, repeats: int, device: torch.device, warm_up: bool,
+                allowance: float = RETRY_BUDGET) -> tuple[dict, float]:
+    """Each model's timings at one length; the noisy ones are timed again (at most RETRIES times)
+    while a new attempt is cheap and `allowance` seconds of retrying are left, and each keeps its
+    quietest attempt. Returns {name: (seconds, peak MiB, attempts)} and the seconds spent retrying."""
+    points = {name: (seconds, memory, 1) for name, (seconds, memory) in time_length(models, x, repeats, device, warm_up).items()}
+    retrying = 0.0
+    while retrying < allowance:
+        again = [name for name, (seconds, _, attempts) in points.items()
+                 if noise(seconds) > NOISE_LIMIT and attempts <= RETRIES and min(seconds) * repeats <= RETRY_SECONDS]
+        if not again:
+            break
+        started = time.perf_counter()
+        for name, (seconds, memory) in time_length({n: models[n] for n in again}, x, repeats, device, False).items():
+            kept, _, attempts = points[name]
+            points[name] = (min(kept, seconds, key=noise), memory, attempts + 1)
+        retrying += time.perf_counter() - started
+    return points, retrying
 
 
 def transformer_flops(batch: int, length: int, width: int) -> float:
@@ -157,24 +171,29 @@ def race(params: dict, device: torch.device, progress) -> dict:
     models = {name: build(name, width).to(device) for name in CONTENDERS}
     measured = {key: {name: [] for name in CONTENDERS} for key in ("series", "spread", "noisy", "attempts", "memory")}
     skipped = []
-    points = [(length, name) for length in lengths for name in CONTENDERS]
-    for i, (length, name) in enumerate(points):
-        if name == "lstm_loop" and length > params["loop_max_length"]:
-            skipped.append(length)
-            point = {"series": None, "spread": None, "noisy": None, "attempts": None, "memory": None}
-        else:
-            x = torch.randn(batch, length, width, device=device)
-            seconds, peak, attempts = time_point(models[name], x, params["repeats"], device, warm_up=length == lengths[0])
-            point = {"series": statistics.median(seconds), "spread": [min(seconds), max(seconds)],
-                     "noisy": noise(seconds) > NOISE_LIMIT, "attempts": attempts, "memory": peak}
-        for key, value in point.items():
-            measured[key][name].append(value)
-        t = point["series"]
-        progress((i + 1) / len(points), f"{device.type}: {NAMES[name]} at length {length}: "
-                 + ("skipped" if t is None else f"{t * 1000:.1f} ms" + (" (noisy)" if point["noisy"] else "")),
+    retry_left = RETRY_BUDGET
+    for i, length in enumerate(lengths):
+        timed = {name: model for name, model in models.items()
+                 if not (name == "lstm_loop" and length > params["loop_max_length"])}
+        skipped += [length] if len(timed) < len(models) else []
+        x = torch.randn(batch, length, width, device=device)
+        points, retrying = time_points(timed, x, params["repeats"], device, warm_up=i == 0, allowance=retry_left)
+        retry_left -= retrying
+        for name in CONTENDERS:
+            if name in points:
+                seconds, peak, attempts = points[name]
+                point = {"series": statistics.median(seconds), "spread": [min(seconds), max(seconds)],
+                         "noisy": noise(seconds) > NOISE_LIMIT, "attempts": attempts, "memory": peak}
+            else:
+                point = {"series": None, "spread": None, "noisy": None, "attempts": None, "memory": None}
+            for key, value in point.items():
+                measured[key][name].append(value)
+        progress((i + 1) / len(lengths), f"{device.type}: length {length}: " + ", ".join(
+                     f"{NAMES[name]} {milliseconds(measured['series'][name][-1])} ms"
+                     + (" (noisy)" if measured["noisy"][name][-1] else "") for name in points),
                  {"lengths": lengths, "device": device_label(device),
                   **{key: {k: list(v) for k, v in measured[key].items()} for key in ("series", "spread", "noisy")}})
-    return summarise(params, device, measured, sorted(set(skipped)))
+    return summarise(params, device, measured, skipped)
 
 
 def faster(a: dict, b: dict) -> str | None:
@@ -336,7 +355,7 @@ def format_text(result: dict) -> str:
         lines.append(f"THE SPEED RACE on {race_result['device']}: one training step (forward + backward), "
                      f"width {result['params']['width']}, batch {result['params']['batch']}; "
                      f"milliseconds, median (fastest to slowest of {result['params']['repeats']})")
-        lines.append(f"{'length':>7}  " + "  ".join(f"{NAMES[name]:>24}" for name in CONTENDERS) + "   faster")
+        lines.append(f"{'length':>7}  " + "  ".join(f"{NAMES[name]:>28}" for name in CONTENDERS) + "   faster")
         for i, n in enumerate(race_result["lengths"]):
             cells = []
             for name in CONTENDERS:
@@ -344,7 +363,7 @@ def format_text(result: dict) -> str:
                 cell = "skipped" if t is None else (
                     f"{milliseconds(t)} ({milliseconds(spread[0])} to {milliseconds(spread[1])})"
                     + (" noisy" if race_result["noisy"][name][i] else ""))
-                cells.append(f"{cell:>24}")
+                cells.append(f"{cell:>28}")
             won, ratio = race_result["faster"][i], race_result["ratio_lstm_to_transformer"][i]
             call = {"transformer": f"Transformer {times_word(ratio)}", "lstm": f"LSTM {times_word(1 / ratio)}",
                     None: "too close to call"}[won]

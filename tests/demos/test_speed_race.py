@@ -105,28 +105,58 @@ def test_the_recap_calls_a_tie_when_the_longest_length_is_too_close():
 
 
 class Clock:
-    """Stands in for time_step: hands out the given attempts' timings in turn."""
+    """Stands in for time_length: hands out the given attempts' timings in turn, the same to every model."""
 
     def __init__(self, *attempts):
-        self.attempts, self.calls = list(attempts), 0
+        self.attempts, self.calls = list(attempts), []
 
-    def __call__(self, model, x, repeats, device, warm_up=True):
-        self.calls += 1
-        return self.attempts.pop(0), None
+    def __call__(self, models, x, repeats, device, warm_up=True):
+        self.calls.append(sorted(models))
+        seconds = self.attempts.pop(0)
+        return {name: (seconds, None) for name in models}
+
+
+QUIET, NOISY = [0.1, 0.11, 0.12], [0.1, 0.38, 3.2]
 
 
 def test_a_noisy_point_is_timed_again_and_the_quietest_attempt_kept(monkeypatch):
-    clock = Clock([0.1, 0.38, 3.2], [0.1, 0.11, 0.12])
-    monkeypatch.setattr(speed_race, "time_step", clock)
-    seconds, _, attempts = speed_race.time_point(None, None, 3, None, warm_up=False)
-    assert seconds == [0.1, 0.11, 0.12] and attempts == 2 and clock.calls == 2
+    clock = Clock(NOISY, QUIET)
+    monkeypatch.setattr(speed_race, "time_length", clock)
+    points, _ = speed_race.time_points({"lstm_fused": None}, None, 3, None, warm_up=False)
+    assert points["lstm_fused"] == (QUIET, None, 2) and len(clock.calls) == 2
 
 
 def test_a_point_that_stays_noisy_is_retried_a_bounded_number_of_times(monkeypatch):
-    clock = Clock(*[[0.1, 0.38, 3.2]] * 10)
-    monkeypatch.setattr(speed_race, "time_step", clock)
-    seconds, _, attempts = speed_race.time_point(None, None, 3, None, warm_up=False)
-    assert attempts == clock.calls == 1 + RETRIES and speed_race.noise(seconds) > NOISE_LIMIT
+    clock = Clock(*[NOISY] * 10)
+    monkeypatch.setattr(speed_race, "time_length", clock)
+    points, _ = speed_race.time_points({"lstm_fused": None}, None, 3, None, warm_up=False)
+    seconds, _, attempts = points["lstm_fused"]
+    assert attempts == len(clock.calls) == 1 + RETRIES and speed_race.noise(seconds) > NOISE_LIMIT
+
+
+def test_no_retry_once_the_race_has_spent_its_retry_budget(monkeypatch):
+    clock = Clock(*[NOISY] * 10)
+    monkeypatch.setattr(speed_race, "time_length", clock)
+    points, _ = speed_race.time_points({"lstm_fused": None}, None, 3, None, warm_up=False, allowance=0)
+    assert points["lstm_fused"][2] == len(clock.calls) == 1
+
+
+def test_the_contenders_take_turns_so_load_falls_on_all_alike():
+    import torch
+    order = []
+
+    class Recorded(torch.nn.Module):
+        def __init__(self, name):
+            super().__init__()
+            self.name, self.weight = name, torch.nn.Parameter(torch.ones(1))
+
+        def forward(self, x):
+            order.append(self.name)
+            return x * self.weight
+
+    models = {name: Recorded(name) for name in ("a", "b")}
+    timings = speed_race.time_length(models, torch.ones(2), 3, torch.device("cpu"), warm_up=False)
+    assert order == ["a", "b"] * 3 and all(len(seconds) == 3 for seconds, _ in timings.values())
 
 
 def test_parameter_counts_and_sequential_steps(result):
