@@ -1,7 +1,7 @@
 // Time per training step against sequence length (log-log), one line per contender and one chart
 // per device timed, each point its median with a bar from the fastest to the slowest timing
-// (hollow where the timings stayed noisy); below, who was faster at each length, said only where
-// the bars do not overlap; then, folded away, Table 1's complexities and the settings.
+// (hollow where the timings stayed noisy); beside it, who was faster at each length, said only
+// where the bars do not overlap; above, the legend and, folded away, Table 1 and the settings.
 import { modelColors, plot, textColors } from "../charts.js";
 import { chartIn, element, thousands } from "./shared/common.js";
 
@@ -53,7 +53,7 @@ function milliseconds(race, name) {
   return { median, spread, noisy: race.noisy?.[name] ?? median.map(() => false) };
 }
 
-function raceTraces(race, showLegend, size) {
+function raceTraces(race, size) {
   const colors = modelColors();
   return Object.keys(NAMES).map((name) => {
     const color = name === "transformer" ? colors.transformer : colors.lstm;
@@ -62,8 +62,6 @@ function raceTraces(race, showLegend, size) {
       type: "scatter",
       mode: "lines+markers",
       name: NAMES[name],
-      legendgroup: name,
-      showlegend: showLegend,
       x: race.lengths,
       y: median,
       error_y: { // fastest to slowest timing of the point
@@ -93,7 +91,7 @@ function drawTimes(chart, races) {
   const narrow = window.matchMedia(PHONE).matches;
   const size = sizes(narrow);
   const crowded = narrow || races.length > 1;
-  const traces = races.flatMap((race, i) => raceTraces(race, i === 0, size).map((trace) => ({
+  const traces = races.flatMap((race, i) => raceTraces(race, size).map((trace) => ({
     ...trace, xaxis: i ? `x${i + 1}` : "x", yaxis: i ? `y${i + 1}` : "y",
   })));
   const layout = {
