@@ -20,6 +20,20 @@ TEXT_SIZES = """widget => {
     .map((el) => [el.textContent.trim(), parseFloat(getComputedStyle(el).fontSize) * scale]);
 }"""
 
+# Pairs of texts in the demo's output whose boxes overlap by more than a pixel.
+OVERLAPS = """widget => {
+  const texts = [...widget.querySelectorAll('.demo-output text, .demo-output li span, .demo-output h3, .demo-output summary')]
+    .filter((el) => el.textContent.trim() && el.getBoundingClientRect().width > 0);
+  const pairs = [];
+  texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => {
+    const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1) {
+      pairs.push([a.textContent.trim(), b.textContent.trim()]);
+    }
+  }));
+  return pairs;
+}"""
+
 
 def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_page, screenshot_path):
     page, widget = open_demo(open_page, "speed_race", **SMALL)
@@ -51,6 +65,7 @@ def test_the_speed_race_is_legible_on_a_projector_and_a_phone(open_page, screens
         expect(widget.locator(".speed-times .errorbar path.yerror")).to_have_count(5)
         sizes = widget.evaluate(TEXT_SIZES)
         assert sizes and all(size >= 16 for _, size in sizes), [s for s in sizes if s[1] < 16]
+        assert widget.evaluate(OVERLAPS) == []
         ticks = widget.locator(".speed-times .xtick text").all_text_contents()
         assert ticks == ["64", "128"], "the lengths are written out in full"
         page.screenshot(path=screenshot_path(f"slide-10-speed-race-{width}.png"), full_page=True)

@@ -34,12 +34,16 @@ function timeLabel(ms) {
   return ms >= 1 ? `${+ms.toPrecision(3)} ms` : `${+(ms * 1000).toPrecision(3)} µs`;
 }
 
-// Whole decades (1 ms, 10 ms, 100 ms, 1 s) with their units; 2 and 5 between them when the
-// timings span two decades or less, so a short axis still has a few labels.
-function timeTicks(values, crowded) {
-  const low = Math.floor(Math.log10(Math.min(...values)));
-  const high = Math.ceil(Math.log10(Math.max(...values)));
-  const steps = high - low <= 2 && !crowded ? [1, 2, 5] : [1];
+// Ticks with their units (10 ms, 1 s): whole decades, with 3s between them (or 2s and 5s on a
+// short range) when fewer than three decades fall in the timings' range; few enough on the
+// canvas's short chart that 20 px labels never touch.
+function timeTicks(values) {
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const low = Math.floor(Math.log10(min));
+  const high = Math.ceil(Math.log10(max));
+  const decades = Array.from({ length: high - low + 1 }, (_, i) => 10 ** (low + i)).filter((v) => v >= min && v <= max);
+  const steps = decades.length >= 3 ? [1] : Math.log10(max / min) > 1.2 ? [1, 3] : [1, 2, 5];
   const ticks = [];
   for (let power = low; power <= high; power += 1) {
     for (const step of steps) ticks.push(step * 10 ** power);
@@ -116,7 +120,7 @@ function drawTimes(chart, races) {
     };
     layout[`yaxis${suffix}`] = {
       type: "log", // the units are on the ticks (10 ms, 1 s): no title to crowd them
-      ...(values.length ? timeTicks(values, crowded) : {}),
+      ...(values.length ? timeTicks(values) : {}),
     };
   });
   return plot(chart, traces, layout);
