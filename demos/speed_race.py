@@ -223,11 +223,10 @@ def winners(race_result: dict) -> list[str | None]:
 def summarise(params: dict, device: torch.device, measured: dict, skipped: list) -> dict:
     lengths, width, batch = params["lengths"], params["width"], params["batch"]
     label = device_label(device)
-    series, spread = measured["series"], measured["spread"]
+    series = measured["series"]
     tokens_per_second = {name: [None if t is None else batch * n / t for n, t in zip(lengths, times)]
                          for name, times in series.items()}
     ratio = [f / t for f, t in zip(series["lstm_fused"], series["transformer"])]
-    ratio_spread = [[f[0] / t[1], f[1] / t[0]] for f, t in zip(spread["lstm_fused"], spread["transformer"])]
     used = precision(device)
     peak = next((rates.get(used) for name, rates in PEAK_FLOPS.items() if name in label), None) \
         if device.type == "cuda" else None
@@ -237,13 +236,12 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
         "precision": used,
         "lengths": lengths,
         "series": series,  # the median of each point's timings
-        "spread": spread,  # [fastest, slowest] of each point's timings
+        "spread": measured["spread"],  # [fastest, slowest] of each point's timings
         "noisy": measured["noisy"],  # True where the spread stayed wider than NOISE_LIMIT × the median
         "attempts": measured["attempts"],  # 1, or more where a noisy point was timed again
         "noise_limit": NOISE_LIMIT,
         "tokens_per_second": tokens_per_second,
         "ratio_lstm_to_transformer": ratio,
-        "ratio_spread": ratio_spread,  # the ratio if the fused LSTM's and the Transformer's timings were at their ends
         "memory_mib": measured["memory"] if device.type == "cuda" else None,
         "skipped": {"lstm_loop": skipped} if skipped else {},
         "transformer_gflops": [a / 1e9 for a in achieved],
@@ -323,7 +321,6 @@ def run(params: dict, progress, device: torch.device) -> dict:
         "races": races,  # one per device; the first is the main one (the server's device)
         # True when some point stayed noisy: a measurement to repeat on a quiet machine, not to keep
         "noisy": any(bad for r in races for times in r["noisy"].values() for bad in times),
-        "noisy_points": result["noisy"],
         "parameters": counts,
         "sequential_steps": {"lstm": list(params["lengths"]), "transformer": [1] * len(params["lengths"])},
         "complexity": TABLE_1,
