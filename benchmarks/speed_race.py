@@ -17,29 +17,43 @@ from demos.runtime.progress import ProgressBar
 
 
 def write_csv(result: dict, path: Path) -> None:
+    """One row per device and length: each contender's median, fastest and slowest seconds and
+    whether it stayed noisy, then who was faster ("" where too close to call)."""
     with path.open("w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["device", "length", *[f"{name}_seconds" for name in speed_race.CONTENDERS],
-                         "lstm_fused_over_transformer", "transformer_gflops"])
+        writer.writerow(["device", "length",
+                         *[f"{name}_{column}" for name in speed_race.CONTENDERS
+                           for column in ("seconds", "fastest", "slowest", "noisy")],
+                         "lstm_fused_over_transformer", "faster", "transformer_gflops"])
         for race in result["races"]:
             for i, n in enumerate(race["lengths"]):
-                writer.writerow([race["device"], n, *[race["series"][name][i] for name in speed_race.CONTENDERS],
-                                 race["ratio_lstm_to_transformer"][i], race["transformer_gflops"][i]])
+                cells = []
+                for name in speed_race.CONTENDERS:
+                    spread = race["spread"][name][i] or [None, None]
+                    cells += [race["series"][name][i], *spread, race["noisy"][name][i]]
+                writer.writerow([race["device"], n, *cells, race["ratio_lstm_to_transformer"][i],
+                                 race["faster"][i] or "", race["transformer_gflops"][i]])
 
 
 def write_html(result: dict, path: Path) -> None:
     races = result["races"]
     figure = make_subplots(rows=1, cols=len(races), subplot_titles=[race["device"] for race in races])
     colors = {"lstm_fused": "#d55e00", "lstm_loop": "#d55e00", "transformer": "#0072b2"}
+    symbols = {"lstm_fused": "square", "lstm_loop": "triangle-up", "transformer": "circle"}
     for column, race in enumerate(races, start=1):
         for name in speed_race.CONTENDERS:
+            ms = [None if t is None else t * 1000 for t in race["series"][name]]
+            spread = [s or [None, None] for s in race["spread"][name]]
             figure.add_trace(go.Scatter(
-                x=race["lengths"], y=[None if t is None else t * 1000 for t in race["series"][name]],
-                name=speed_race.NAMES[name], showlegend=column == 1, mode="lines+markers",
-                line={"color": colors[name], "dash": "dot" if name == "lstm_loop" else "solid", "width": 3}),
+                x=race["lengths"], y=ms, name=speed_race.NAMES[name], showlegend=column == 1, mode="lines+markers",
+                line={"color": colors[name], "dash": "dot" if name == "lstm_loop" else "solid", "width": 3},
+                marker={"symbol": [symbols[name] + ("-open" if noisy else "") for noisy in race["noisy"][name]], "size": 10},
+                error_y={"type": "data", "symmetric": False,  # fastest to slowest timing
+                         "array": [None if m is None else s[1] * 1000 - m for m, s in zip(ms, spread)],
+                         "arrayminus": [None if m is None else m - s[0] * 1000 for m, s in zip(ms, spread)]}),
                 row=1, col=column)
         figure.update_xaxes(type="log", title_text="sequence length", row=1, col=column)
-        figure.update_yaxes(type="log", title_text="ms per training step", row=1, col=column)
+        figure.update_yaxes(type="log", title_text="ms per training step (median, fastest to slowest)", row=1, col=column)
     figure.update_layout(title=result["summary"][:160], font={"size": 15})
     figure.write_html(path, include_plotlyjs=True)
 

@@ -10,6 +10,10 @@ The recurrent ones need n steps one after another; the attention layer needs one
 work grows with n²: Table 1 of "Attention Is All You Need" says which wins depends on n,
 the width d, and how much the hardware can do at once. `benchmarks/speed_race.py` runs the
 same measurement from a terminal.
+
+Timings on a shared machine are noisy, so each point keeps its spread (fastest to slowest of its
+repeats); a point whose spread is too wide is timed again, and marked `noisy` if it stays so. Who is
+faster is said only at lengths where the two spreads do not overlap and neither point is noisy.
 """
 import statistics
 import time
@@ -34,7 +38,8 @@ PARAMS = [
     Param("lengths", "multi", list(LENGTHS), "Sequence lengths to time", 1, len(LENGTHS), choices=LENGTHS),
     Param("width", "choice", 128, "Model width d (hidden size), the same for all three", choices=(64, 128, 256)),
     Param("batch", "choice", 8, "Sequences per batch", choices=(1, 4, 8, 16)),
-    Param("repeats", "int", 3, "Timed repeats per point (a slow point stops at two); the median is reported", 1, 7),
+    Param("repeats", "int", 3, "Timings per point, two at least for a spread (a slow point stops at two); "
+          "the median is drawn, fastest to slowest as a bar", 2, 9),
     Param("loop_max_length", "choice", 256, "Longest length for the Python-loop LSTM (it is slow)",
           choices=(64, 128, 256, 512, 1024, 2048, 4096)),
     Param("compare_cpu", "bool", True, "On a GPU server, also time the CPU for a side-by-side race"),
@@ -90,31 +95,67 @@ def build(contender: str, width: int) -> nn.Module:
 
 CPU_COMPARE_MAX = 1024  # beside a GPU, the CPU is timed up to this length (at 4,096 one step takes seconds)
 POINT_SECONDS = 2.0  # a point that has taken this long stops after two timings (the least for a spread)
+NOISE_LIMIT = 0.5  # a point whose slowest timing exceeds its fastest by over half the median is noisy
+RETRIES = 2  # a noisy point is timed again up to this many times, and the quietest attempt kept...
+RETRY_SECONDS = 1.0  # ...if timing it again takes about this long or less (its fastest time × repeats)...
+RETRY_BUDGET = 10.0  # ...and the race has spent less than this many seconds on retries: it is a live demo
 
 
-def time_step(model: nn.Module, x: torch.Tensor, repeats: int, device: torch.device,
-              warm_up: bool = True) -> tuple[list[float], float | None]:
-    """Seconds for each of up to `repeats` forward+backward passes, and peak MiB on CUDA. A warm-up
-    pass comes first where it matters: always on a GPU (kernel choice, cuDNN plans for each shape),
-    on a CPU only the first time the model runs."""
-    def step():
+def time_length(models: dict, x: torch.Tensor, repeats: int, device: torch.device,
+                warm_up: bool = True) -> dict[str, tuple[list[float], float | None]]:
+    """Seconds for each of up to `repeats` forward+backward passes of each model, and its peak MiB on
+    CUDA. The models take turns, one step each, so a burst of work from another program slows all
+    of them alike rather than one. A contender that has taken POINT_SECONDS stops after two
+    timings. A warm-up pass comes first where it matters: always on a GPU (kernel choice, cuDNN
+    plans for each shape), on a CPU only the first time the models run."""
+    def step(model):
         model.zero_grad(set_to_none=True)
         model(x).square().mean().backward()
 
     if warm_up or device.type != "cpu":
-        step()  # warm-up: allocation, kernel selection, cuDNN plans
-    synchronize(device)
-    if device.type == "cuda":
-        torch.cuda.reset_peak_memory_stats(device)
-    seconds = []
-    while len(seconds) < repeats and not (len(seconds) >= 2 and sum(seconds) > POINT_SECONDS):
-        synchronize(device)
+        for model in models.values():
+            step(model)  # warm-up: allocation, kernel selection, cuDNN plans
+    seconds = {name: [] for name in models}
+    memory = dict.fromkeys(models)
+    for _ in range(repeats):
+        for name, model in models.items():
+            if len(seconds[name]) >= 2 and sum(seconds[name]) > POINT_SECONDS:
+                continue
+            synchronize(device)
+            if device.type == "cuda":
+                torch.cuda.reset_peak_memory_stats(device)
+            started = time.perf_counter()
+            step(model)
+            synchronize(device)  # GPU work is queued: wait for it, or we time only its launch
+            seconds[name].append(time.perf_counter() - started)
+            if device.type == "cuda":
+                memory[name] = max(memory[name] or 0, torch.cuda.max_memory_allocated(device) / 2**20)
+    return {name: (seconds[name], memory[name]) for name in models}
+
+
+def noise(seconds: list[float]) -> float:
+    """How far apart repeated timings of one point are: (slowest − fastest) ÷ median."""
+    return (max(seconds) - min(seconds)) / statistics.median(seconds)
+
+
+def time_points(models: dict, x: torch.Tensor, repeats: int, device: torch.device, warm_up: bool,
+                allowance: float = RETRY_BUDGET) -> tuple[dict, float]:
+    """Each model's timings at one length; the noisy ones are timed again (at most RETRIES times)
+    while a new attempt is cheap and `allowance` seconds of retrying are left, and each keeps its
+    quietest attempt. Returns {name: (seconds, peak MiB, attempts)} and the seconds spent retrying."""
+    points = {name: (seconds, memory, 1) for name, (seconds, memory) in time_length(models, x, repeats, device, warm_up).items()}
+    retrying = 0.0
+    while retrying < allowance:
+        again = [name for name, (seconds, _, attempts) in points.items()
+                 if noise(seconds) > NOISE_LIMIT and attempts <= RETRIES and min(seconds) * repeats <= RETRY_SECONDS]
+        if not again:
+            break
         started = time.perf_counter()
-        step()
-        synchronize(device)  # GPU work is queued: wait for it, or we time only its launch
-        seconds.append(time.perf_counter() - started)
-    memory = torch.cuda.max_memory_allocated(device) / 2**20 if device.type == "cuda" else None
-    return seconds, memory
+        for name, (seconds, memory) in time_length({n: models[n] for n in again}, x, repeats, device, False).items():
+            kept, _, attempts = points[name]
+            points[name] = (min(kept, seconds, key=noise), memory, attempts + 1)
+        retrying += time.perf_counter() - started
+    return points, retrying
 
 
 def transformer_flops(batch: int, length: int, width: int) -> float:
@@ -124,36 +165,65 @@ def transformer_flops(batch: int, length: int, width: int) -> float:
 
 
 def race(params: dict, device: torch.device, progress) -> dict:
-    """Time every contender at every length on one device."""
+    """Time every contender at every length on one device: each point's median, its spread
+    (fastest to slowest timing) and whether it stayed noisy."""
     lengths, width, batch = params["lengths"], params["width"], params["batch"]
     models = {name: build(name, width).to(device) for name in CONTENDERS}
-    series = {name: [] for name in CONTENDERS}
-    spread = {name: [] for name in CONTENDERS}
-    memory = {name: [] for name in CONTENDERS}
+    measured = {key: {name: [] for name in CONTENDERS} for key in ("series", "spread", "noisy", "attempts", "memory")}
     skipped = []
-    points = [(length, name) for length in lengths for name in CONTENDERS]
-    for i, (length, name) in enumerate(points):
-        if name == "lstm_loop" and length > params["loop_max_length"]:
-            skipped.append(length)
-            times, peak = None, None
-        else:
-            x = torch.randn(batch, length, width, device=device)
-            seconds, peak = time_step(models[name], x, params["repeats"], device, warm_up=length == lengths[0])
-            times = statistics.median(seconds)
-            spread[name].append([min(seconds), max(seconds)])
-        series[name].append(times)
-        memory[name].append(peak)
-        if times is None:
-            spread[name].append(None)
-        progress((i + 1) / len(points), f"{device.type}: {NAMES[name]} at length {length}: "
-                       + ("skipped" if times is None else f"{times * 1000:.1f} ms"),
-                 {"lengths": lengths, "series": {k: list(v) for k, v in series.items()}, "device": device_label(device)})
-    return summarise(params, device, series, spread, memory, sorted(set(skipped)))
+    retry_left = RETRY_BUDGET
+    for i, length in enumerate(lengths):
+        timed = {name: model for name, model in models.items()
+                 if not (name == "lstm_loop" and length > params["loop_max_length"])}
+        skipped += [length] if len(timed) < len(models) else []
+        x = torch.randn(batch, length, width, device=device)
+        points, retrying = time_points(timed, x, params["repeats"], device, warm_up=i == 0, allowance=retry_left)
+        retry_left -= retrying
+        for name in CONTENDERS:
+            if name in points:
+                seconds, peak, attempts = points[name]
+                point = {"series": statistics.median(seconds), "spread": [min(seconds), max(seconds)],
+                         "noisy": noise(seconds) > NOISE_LIMIT, "attempts": attempts, "memory": peak}
+            else:
+                point = {"series": None, "spread": None, "noisy": None, "attempts": None, "memory": None}
+            for key, value in point.items():
+                measured[key][name].append(value)
+        progress((i + 1) / len(lengths), f"{device.type}: length {length}: " + ", ".join(
+                     f"{NAMES[name]} {milliseconds(measured['series'][name][-1])} ms"
+                     + (" (noisy)" if measured["noisy"][name][-1] else "") for name in points),
+                 {"lengths": lengths, "device": device_label(device),
+                  **{key: {k: list(v) for k, v in measured[key].items()} for key in ("series", "spread", "noisy")}})
+    return summarise(params, device, measured, skipped)
 
 
-def summarise(params: dict, device: torch.device, series: dict, spread: dict, memory: dict, skipped: list) -> dict:
+def faster(a: dict, b: dict) -> str | None:
+    """Which of two timed points is faster, "a" or "b", or None when that cannot be told: one is
+    missing or noisy, or their spreads (fastest to slowest timing) overlap."""
+    if a["spread"] is None or b["spread"] is None or a["noisy"] or b["noisy"]:
+        return None
+    if a["spread"][1] < b["spread"][0]:
+        return "a"
+    if b["spread"][1] < a["spread"][0]:
+        return "b"
+    return None
+
+
+def point(race_result: dict, name: str, i: int) -> dict:
+    return {"spread": race_result["spread"][name][i], "noisy": race_result["noisy"][name][i]}
+
+
+def winners(race_result: dict) -> list[str | None]:
+    """At each length, "transformer" or "lstm" where the fused LSTM and the Transformer layer are
+    told apart, else None (too close to call)."""
+    calls = [faster(point(race_result, "lstm_fused", i), point(race_result, "transformer", i))
+             for i in range(len(race_result["lengths"]))]
+    return [{"a": "lstm", "b": "transformer", None: None}[call] for call in calls]
+
+
+def summarise(params: dict, device: torch.device, measured: dict, skipped: list) -> dict:
     lengths, width, batch = params["lengths"], params["width"], params["batch"]
     label = device_label(device)
+    series = measured["series"]
     tokens_per_second = {name: [None if t is None else batch * n / t for n, t in zip(lengths, times)]
                          for name, times in series.items()}
     ratio = [f / t for f, t in zip(series["lstm_fused"], series["transformer"])]
@@ -161,48 +231,79 @@ def summarise(params: dict, device: torch.device, series: dict, spread: dict, me
     peak = next((rates.get(used) for name, rates in PEAK_FLOPS.items() if name in label), None) \
         if device.type == "cuda" else None
     achieved = [transformer_flops(batch, n, width) / t for n, t in zip(lengths, series["transformer"])]
-    return {
+    result = {
         "device": label,
         "precision": used,
         "lengths": lengths,
-        "series": series,
-        "spread": spread,
+        "series": series,  # the median of each point's timings
+        "spread": measured["spread"],  # [fastest, slowest] of each point's timings
+        "noisy": measured["noisy"],  # True where the spread stayed wider than NOISE_LIMIT × the median
+        "attempts": measured["attempts"],  # 1, or more where a noisy point was timed again
+        "noise_limit": NOISE_LIMIT,
         "tokens_per_second": tokens_per_second,
         "ratio_lstm_to_transformer": ratio,
-        "memory_mib": memory if device.type == "cuda" else None,
+        "memory_mib": measured["memory"] if device.type == "cuda" else None,
         "skipped": {"lstm_loop": skipped} if skipped else {},
         "transformer_gflops": [a / 1e9 for a in achieved],
         "peak_gflops": peak / 1e9 if peak else None,
         "peak_fraction": [a / peak for a in achieved] if peak else None,
-        "verdict": verdict(label, lengths, series),
     }
+    result["faster"] = winners(result)
+    result["verdict"] = verdict(label, result)
+    return result
 
 
 def times_word(ratio: float) -> str:
     return f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×"
 
 
-def verdict(label: str, lengths: list, series: dict) -> str:
-    """One or two sentences that say what these numbers show, whichever way they go."""
-    fused, attention = series["lstm_fused"], series["transformer"]
-    ratios = [f / t for f, t in zip(fused, attention)]
-    faster = [n for n, r in zip(lengths, ratios) if r > 1]  # lengths where the Transformer was faster
-    first, last = lengths[0], lengths[-1]
-    ends = f" at {first:,}" + (f", {{}} at {last:,}" if len(lengths) > 1 else "")
-    if not faster:
-        text = (f"On {label} the fused LSTM beat the Transformer layer at every length: it took "
-                f"{times_word(ratios[0])} the Transformer's time" + ends.format(times_word(ratios[-1])) + ".")
-    elif len(faster) == len(lengths):
+def listed(lengths: list) -> str:
+    words = [f"{n:,}" for n in lengths]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def verdict(label: str, race_result: dict) -> str:
+    """What these timings show, whichever way they go, saying who is faster only at lengths where
+    the two contenders' spreads do not overlap (and neither is noisy)."""
+    lengths, series = race_result["lengths"], race_result["series"]
+    won = winners(race_result)
+    ratios = [f / t for f, t in zip(series["lstm_fused"], series["transformer"])]
+    at = {who: [i for i, w in enumerate(won) if w == who] for who in ("transformer", "lstm", None)}
+    transformer, lstm, close = ([lengths[i] for i in at[who]] for who in ("transformer", "lstm", None))
+    if not transformer and not lstm:
+        text = (f"On {label} the fused LSTM and the Transformer layer were too close to call at every length: "
+                f"their timings overlap or were noisy.")
+    elif len(transformer) == len(lengths):
         text = (f"On {label} the Transformer layer beat the fused LSTM at every length: "
-                f"{times_word(ratios[0])} faster" + ends.format(times_word(ratios[-1])) + ".")
+                f"{times_word(ratios[0])} faster at {lengths[0]:,}"
+                + (f", {times_word(ratios[-1])} at {lengths[-1]:,}" if len(lengths) > 1 else "") + ".")
+    elif len(lstm) == len(lengths):
+        text = (f"On {label} the fused LSTM beat the Transformer layer at every length: it took "
+                f"{times_word(ratios[0])} the Transformer's time at {lengths[0]:,}"
+                + (f", {times_word(ratios[-1])} at {lengths[-1]:,}" if len(lengths) > 1 else "") + ".")
     else:
-        slower = [n for n in lengths if n not in faster]
-        text = (f"On {label} the Transformer layer beat the fused LSTM at {', '.join(f'{n:,}' for n in faster)} "
-                f"({times_word(max(ratios))} faster at best) and lost at {', '.join(f'{n:,}' for n in slower)}.")
-    timed = [(n, l, f) for n, l, f in zip(lengths, series["lstm_loop"], fused) if l is not None]
-    if timed:
-        n, l, f = timed[-1]
-        text += f" The Python-loop LSTM took {times_word(l / f)} the fused kernel's time at {n:,}."
+        if transformer:
+            best = max(ratios[i] for i in at["transformer"])
+            text = f"On {label} the Transformer layer beat the fused LSTM at {listed(transformer)} ({times_word(best)} faster{' at best' if len(transformer) > 1 else ''})"
+            text += f" and lost at {listed(lstm)}" if lstm else ""
+        else:
+            best = min(ratios[i] for i in at["lstm"])
+            text = (f"On {label} the fused LSTM beat the Transformer layer at {listed(lstm)} "
+                    f"(it took {times_word(best)} the Transformer's time{' at best' if len(lstm) > 1 else ''})")
+        text += f"; too close to call on this machine at {listed(close)}." if close else "."
+    if transformer and lstm and max(lstm) < min(transformer):
+        text += f" The Transformer layer takes the lead between {max(lstm):,} and {min(transformer):,}."
+    elif transformer and lstm and max(transformer) < min(lstm):
+        text += f" The fused LSTM takes the lead between {max(transformer):,} and {min(lstm):,}."
+    loop_calls = [(n, i) for i, n in enumerate(lengths)
+                  if faster(point(race_result, "lstm_loop", i), point(race_result, "lstm_fused", i))]
+    if loop_calls:
+        n, i = loop_calls[-1]
+        text += (f" The Python-loop LSTM took {times_word(series['lstm_loop'][i] / series['lstm_fused'][i])} "
+                 f"the fused kernel's time at {n:,}.")
+    noisy = sorted({n for times in race_result["noisy"].values() for n, bad in zip(lengths, times) if bad})
+    if noisy:
+        text += f" Timings at {listed(noisy)} stayed noisy, as on a busy machine: drawn hollow, left out of the verdict."
     return text
 
 
@@ -222,8 +323,10 @@ def run(params: dict, progress, device: torch.device) -> dict:
             races.append(race({**params, "lengths": cpu_lengths}, second, share(progress, 0.7, 1.0)))
     counts = {name: count_parameters(build(name, params["width"])) for name in CONTENDERS}
     return {
-        **{k: v for k, v in result.items() if k != "device"},
+        **{k: v for k, v in result.items() if k not in ("device", "noisy")},
         "races": races,  # one per device; the first is the main one (the server's device)
+        # True when some point stayed noisy: a measurement to repeat on a quiet machine, not to keep
+        "noisy": any(bad for r in races for times in r["noisy"].values() for bad in times),
         "parameters": counts,
         "sequential_steps": {"lstm": list(params["lengths"]), "transformer": [1] * len(params["lengths"])},
         "complexity": TABLE_1,
@@ -233,25 +336,41 @@ def run(params: dict, progress, device: torch.device) -> dict:
 
 
 def headline(result: dict) -> dict:
-    """For the recap: who trained a step faster at the longest length, on the server's device."""
-    longest, ratio = result["lengths"][-1], result["ratio_lstm_to_transformer"][-1]
-    winner = "tie" if 0.9 < ratio < 1.1 else ("transformer" if ratio > 1 else "lstm")
+    """For the recap: who trained a step faster at the longest length on the server's device, or a
+    tie where their timings overlap."""
+    main = result["races"][0]
+    longest, ratio, winner = main["lengths"][-1], main["ratio_lstm_to_transformer"][-1], main["faster"][-1]
+    if winner is None:
+        return recap_row(f"Speed of a training step, length {longest:,}", "tie",
+                         f"too close to call on {main['device']}: the timings overlap or were noisy "
+                         f"(the fused LSTM's median {times_word(ratio)} the Transformer layer's)")
     return recap_row(f"Speed of a training step, length {longest:,}", winner,
-                     f"the fused LSTM took {times_word(ratio)} the Transformer layer's time on {result['races'][0]['device']}")
+                     f"the fused LSTM took {times_word(ratio)} the Transformer layer's time on {main['device']}")
+
+
+def milliseconds(seconds: float) -> str:
+    return f"{seconds * 1000:.3g}" if seconds < 1 else f"{seconds * 1000:,.0f}"
 
 
 def format_text(result: dict) -> str:
     lines = []
     for race_result in result["races"]:
         lines.append(f"THE SPEED RACE on {race_result['device']}: one training step (forward + backward), "
-                     f"width {result['params']['width']}, batch {result['params']['batch']}")
-        lines.append(f"{'length':>7}  " + "  ".join(f"{NAMES[name]:>20}" for name in CONTENDERS) + "   LSTM/Transformer")
+                     f"width {result['params']['width']}, batch {result['params']['batch']}; "
+                     f"milliseconds, median (fastest to slowest of {result['params']['repeats']})")
+        lines.append(f"{'length':>7}  " + "  ".join(f"{NAMES[name]:>28}" for name in CONTENDERS) + "   faster")
         for i, n in enumerate(race_result["lengths"]):
             cells = []
             for name in CONTENDERS:
-                t = race_result["series"][name][i]
-                cells.append(f"{'skipped':>20}" if t is None else f"{t * 1000:17.2f} ms")
-            lines.append(f"{n:>7}  " + "  ".join(cells) + f"   {race_result['ratio_lstm_to_transformer'][i]:.2f}×")
+                t, spread = race_result["series"][name][i], race_result["spread"][name][i]
+                cell = "skipped" if t is None else (
+                    f"{milliseconds(t)} ({milliseconds(spread[0])} to {milliseconds(spread[1])})"
+                    + (" noisy" if race_result["noisy"][name][i] else ""))
+                cells.append(f"{cell:>28}")
+            won, ratio = race_result["faster"][i], race_result["ratio_lstm_to_transformer"][i]
+            call = {"transformer": f"Transformer {times_word(ratio)}", "lstm": f"LSTM {times_word(1 / ratio)}",
+                    None: "too close to call"}[won]
+            lines.append(f"{n:>7}  " + "  ".join(cells) + f"   {call}")
         lines += [race_result["verdict"], ""]
     counts = result["parameters"]
     lines.append("Parameters: " + ", ".join(f"{NAMES[name]} {counts[name]:,}" for name in CONTENDERS))

@@ -12,7 +12,7 @@ TINY = {
     recall_vs_length: {"lengths": [20], "steps": 20},
     index_lookup: {"length": 8, "widths": [4], "steps": 100, "seeds": 2},
     signal_decay: {"length": 20, "sequences": 4},
-    speed_race: {"lengths": [64], "width": 64, "batch": 1, "repeats": 1, "loop_max_length": 64},
+    speed_race: {"lengths": [64], "width": 64, "batch": 1, "repeats": 2, "loop_max_length": 64},
 }
 
 

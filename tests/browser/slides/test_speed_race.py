@@ -1,27 +1,71 @@
-"""The speed race in the browser: a small race runs live and the slide shows its chart and verdict."""
+"""The speed race in the browser: a small race runs live and the slide draws each point with its
+spread, says who was faster at each length (or that it is too close to call), and stays legible
+on a 1024×768 projector and on a phone."""
+import re
+
 from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
-from tests.deck import slide_path
+from tests.browser.widget import open_demo, run_and_wait
+
+SMALL = {"lengths": {64, 128}, "width": 64, "batch": 1, "repeats": 3, "loop_max_length": 64}
+
+# Every text in the demo and its size in CSS pixels as the viewer sees it: on the scaled canvas
+# times --scale, on a phone (the flowing layout) as is.
+TEXT_SIZES = """widget => {
+  const phone = matchMedia('(max-width: 760px)').matches;
+  const scale = phone ? 1 : parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--scale'));
+  return [...widget.querySelectorAll('.demo-output text, .demo-output li span, .demo-output h3, .demo-output summary')]
+    .filter((el) => el.textContent.trim() && el.getBoundingClientRect().width > 0)
+    .map((el) => [el.textContent.trim(), parseFloat(getComputedStyle(el).fontSize) * scale]);
+}"""
+
+# Pairs of texts in the demo's output whose boxes overlap by more than a pixel.
+OVERLAPS = """widget => {
+  const texts = [...widget.querySelectorAll('.demo-output text, .demo-output li span, .demo-output h3, .demo-output summary')]
+    .filter((el) => el.textContent.trim() && el.getBoundingClientRect().width > 0);
+  const pairs = [];
+  texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => {
+    const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1) {
+      pairs.push([a.textContent.trim(), b.textContent.trim()]);
+    }
+  }));
+  return pairs;
+}"""
 
 
-def test_the_speed_race_draws_its_measurement_and_verdict(open_page, screenshot_path):
-    page = open_page(slide_path("speed_race"))
-    widget = page.locator("#slide-speed_race .demo")
-    widget.locator(".demo-settings summary").click()
-    for length in (256, 512, 1024, 2048, 4096):
-        widget.locator(f'.param[data-name="lengths"] input[value="{length}"]').uncheck()
-    widget.locator('.param[data-name="width"] select').select_option(label="64")
-    widget.locator('.param[data-name="batch"] select').select_option(label="1")
-    widget.locator('.param[data-name="repeats"] input').fill("1")
-    widget.locator('.param[data-name="loop_max_length"] select').select_option(label="64")
-    widget.locator(".demo-settings summary").click()
-    widget.locator(".demo-run").click()
-    expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=60_000)
-    expect(widget.locator(".speed-times .legendtext")).to_have_text(
-        ["LSTM fused", "LSTM loop", "Transformer"])
-    expect(widget.locator(".speed-ratios .scatterlayer .point")).to_have_count(2)
+def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_page, screenshot_path):
+    page, widget = open_demo(open_page, "speed_race", **SMALL)
+    run_and_wait(widget)
+    expect(widget.locator(".speed-legend li")).to_have_text(["LSTM fused", "LSTM loop", "Transformer"])
+    # One bar per timed point (fastest to slowest): the fused LSTM and the Transformer at both lengths, the loop at 64.
+    expect(widget.locator(".speed-times .errorbar path.yerror")).to_have_count(5)
+    calls = widget.locator(".speed-call")
+    expect(calls).to_have_count(2)
+    for call in calls.all():
+        winner = call.get_attribute("data-winner")
+        words = call.locator(".speed-call-winner")
+        if winner == "none":  # never a winner where the bars overlap or a point stayed noisy
+            expect(words).to_have_text(re.compile("^(too close|noisy)$"))
+            if words.text_content() == "noisy":
+                expect(widget.locator(".demo-summary")).to_contain_text("stayed noisy")
+        else:
+            expect(words).to_have_text(re.compile({"lstm": r"LSTM \d", "transformer": r"Transformer \d"}[winner]))
     expect(widget.locator(".demo-summary")).to_contain_text("On cpu the")
     expect(widget.locator(".speed-complexity")).to_contain_text("O(n²·d)")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-10-speed-race.png"))
+
+
+def test_the_speed_race_is_legible_on_a_projector_and_a_phone(open_page, screenshot_path):
+    for width, height in ((1024, 768), (390, 844)):
+        page, widget = open_demo(lambda path: open_page(path, width=width, height=height), "speed_race", **SMALL)
+        run_and_wait(widget, "on cpu")
+        expect(widget.locator(".speed-times .errorbar path.yerror")).to_have_count(5)
+        sizes = widget.evaluate(TEXT_SIZES)
+        assert sizes and all(size >= 16 for _, size in sizes), [s for s in sizes if s[1] < 16]
+        assert widget.evaluate(OVERLAPS) == []
+        ticks = widget.locator(".speed-times .xtick text").all_text_contents()
+        assert ticks == ["64", "128"], "the lengths are written out in full"
+        page.screenshot(path=screenshot_path(f"slide-10-speed-race-{width}.png"), full_page=True)

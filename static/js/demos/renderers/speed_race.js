@@ -1,77 +1,196 @@
-// Time per training step against sequence length (log-log), one line per contender,
-// one chart per device timed; below, how many times longer the fused LSTM took than the
-// Transformer layer at each length; beside, the sequential steps and Table 1's complexities.
-import { modelColors, plot } from "../charts.js";
-import { TOP_LEGEND, chartIn, element, thousands } from "./shared/common.js";
+// Time per training step against sequence length (log-log), one line per contender and one chart
+// per device timed, each point its median with a bar from the fastest to the slowest timing
+// (hollow where the timings stayed noisy); beside it, who was faster at each length, said only
+// where the bars do not overlap; above, the legend and, folded away, Table 1 and the settings.
+import { modelColors, plot, textColors } from "../charts.js";
+import { chartIn, element, thousands } from "./shared/common.js";
 
 const NAMES = { lstm_fused: "LSTM fused", lstm_loop: "LSTM loop", transformer: "Transformer" };
-const DASH = { lstm_fused: "solid", lstm_loop: "dot", transformer: "solid" };
+// Told apart by dash and marker as well as colour: the two LSTMs share one.
+const DASH = { lstm_fused: "dash", lstm_loop: "dot", transformer: "solid" };
+const SYMBOL = { lstm_fused: "square", lstm_loop: "triangle-up", transformer: "circle" };
+const PHONE = "(max-width: 760px)";
+const DASHARRAY = { solid: "", dash: "9 5", dot: "3 4" };
+const SVG = "http://www.w3.org/2000/svg";
 
-function raceTraces(race, showLegend) {
+// Chart text: 20 px on the 1280×720 canvas is 16 px on a 1024×768 projector (scaled by 0.8);
+// a phone shows the page unscaled, so 16 px there.
+function sizes(narrow) {
+  return narrow ? { font: 16, small: 15, marker: 9 } : { font: 20, small: 18, marker: 11 };
+}
+
+// 64, 128, 256, 512, 1k, 2k, 4k (1k = 1,024 tokens, as the axis title says).
+function lengthLabel(n) {
+  return n >= 1024 && n % 1024 === 0 ? `${n / 1024}k` : thousands(n);
+}
+
+function lengthTicks(lengths, crowded) {
+  const shown = crowded && lengths.length > 4 ? lengths.filter((_, i) => i % 2 === 0) : lengths;
+  return { tickvals: shown, ticktext: shown.map(lengthLabel) };
+}
+
+function timeLabel(ms) {
+  if (ms >= 1000) return `${+(ms / 1000).toPrecision(3)} s`;
+  return ms >= 1 ? `${+ms.toPrecision(3)} ms` : `${+(ms * 1000).toPrecision(3)} µs`;
+}
+
+// Ticks with their units (10 ms, 1 s): whole decades, with 3s between them (or 2s and 5s on a
+// short range) when fewer than three decades fall in the timings' range; few enough on the
+// canvas's short chart that 20 px labels never touch.
+function timeTicks(values) {
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const low = Math.floor(Math.log10(min));
+  const high = Math.ceil(Math.log10(max));
+  const decades = Array.from({ length: high - low + 1 }, (_, i) => 10 ** (low + i)).filter((v) => v >= min && v <= max);
+  const steps = decades.length >= 3 ? [1] : Math.log10(max / min) > 1.2 ? [1, 3] : [1, 2, 5];
+  const ticks = [];
+  for (let power = low; power <= high; power += 1) {
+    for (const step of steps) ticks.push(step * 10 ** power);
+  }
+  return { tickvals: ticks, ticktext: ticks.map(timeLabel) };
+}
+
+function milliseconds(race, name) {
+  const median = race.series[name].map((t) => (t === null ? null : t * 1000));
+  const spread = (race.spread?.[name] ?? race.series[name].map(() => null)).map((s) => (s ? s.map((t) => t * 1000) : null));
+  return { median, spread, noisy: race.noisy?.[name] ?? median.map(() => false) };
+}
+
+function raceTraces(race, size) {
   const colors = modelColors();
-  return Object.keys(NAMES).map((name) => ({
-    type: "scatter",
-    mode: "lines+markers",
-    name: NAMES[name],
-    legendgroup: name,
-    showlegend: showLegend,
-    x: race.lengths,
-    y: race.series[name].map((t) => (t === null ? null : t * 1000)),
-    line: { color: name === "transformer" ? colors.transformer : colors.lstm, width: 4, dash: DASH[name] },
-    marker: { size: 9 },
-    hovertemplate: `${NAMES[name]}<br>length %{x}: %{y:.2f} ms per step<extra></extra>`,
-  }));
+  return Object.keys(NAMES).map((name) => {
+    const color = name === "transformer" ? colors.transformer : colors.lstm;
+    const { median, spread, noisy } = milliseconds(race, name);
+    return {
+      type: "scatter",
+      mode: "lines+markers",
+      name: NAMES[name],
+      x: race.lengths,
+      y: median,
+      error_y: { // fastest to slowest timing of the point
+        type: "data",
+        symmetric: false,
+        array: median.map((m, i) => (m === null || !spread[i] ? null : spread[i][1] - m)),
+        arrayminus: median.map((m, i) => (m === null || !spread[i] ? null : m - spread[i][0])),
+        color,
+        thickness: 2.5,
+        width: 7,
+      },
+      line: { color, width: 3, dash: DASH[name] },
+      marker: {
+        color,
+        size: size.marker,
+        symbol: noisy.map((bad) => (bad ? `${SYMBOL[name]}-open` : SYMBOL[name])),
+        line: { color, width: 2.5 },
+      },
+      customdata: median.map((_, i) => [spread[i] ? timeLabel(spread[i][0]) : "", spread[i] ? timeLabel(spread[i][1]) : "",
+        noisy[i] ? " (noisy)" : ""]),
+      hovertemplate: `${NAMES[name]}, length %{x}<br>median %{y:.3g} ms, fastest %{customdata[0]}, slowest %{customdata[1]}%{customdata[2]}<extra></extra>`,
+    };
+  });
 }
 
 function drawTimes(chart, races) {
-  const traces = races.flatMap((race, i) => raceTraces(race, i === 0).map((trace) => ({
+  const narrow = window.matchMedia(PHONE).matches;
+  const size = sizes(narrow);
+  const crowded = narrow || races.length > 1;
+  const traces = races.flatMap((race, i) => raceTraces(race, size).map((trace) => ({
     ...trace, xaxis: i ? `x${i + 1}` : "x", yaxis: i ? `y${i + 1}` : "y",
   })));
   const layout = {
-    legend: TOP_LEGEND,
-    margin: { l: 70, r: 10, t: 40, b: 50 },
+    font: { size: size.font },
+    showlegend: false, // the legend is a row of its own above the chart (legendRow)
+    margin: narrow ? { l: 66, r: 8, t: races.length > 1 ? 28 : 10, b: 56 } : { l: 86, r: 10, t: races.length > 1 ? 30 : 12, b: 56 },
     grid: { rows: 1, columns: races.length, pattern: "independent" },
-    annotations: races.map((race, i) => ({
+    annotations: races.length > 1 ? races.map((race, i) => ({ // which device each chart timed
       text: race.device, showarrow: false, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`,
-      x: 0.02, y: 0.98, xanchor: "left", yanchor: "top", font: { size: 15 },
-    })),
+      x: 0, y: 1, xanchor: "left", yanchor: "bottom", font: { size: size.small },
+    })) : [],
   };
   races.forEach((race, i) => {
     const suffix = i ? String(i + 1) : "";
-    layout[`xaxis${suffix}`] = { type: "log", title: { text: "sequence length" }, tickvals: race.lengths, ticktext: race.lengths.map(String) };
-    layout[`yaxis${suffix}`] = { type: "log", title: { text: i ? "" : "ms per step" } };
+    const values = Object.keys(NAMES).flatMap((name) => {
+      const { median, spread } = milliseconds(race, name);
+      return [...median, ...spread.flat()].filter((v) => v !== null && v > 0);
+    });
+    layout[`xaxis${suffix}`] = {
+      type: "log", title: { text: i ? "" : narrow ? "length (tokens)" : "sequence length (tokens; 1k = 1,024)", standoff: 4 },
+      ...lengthTicks(race.lengths, crowded), tickangle: 0,
+    };
+    layout[`yaxis${suffix}`] = {
+      type: "log", // the units are on the ticks (10 ms, 1 s): no title to crowd them
+      ...(values.length ? timeTicks(values) : {}),
+    };
   });
-  plot(chart, traces, layout);
+  return plot(chart, traces, layout);
 }
 
-function drawRatios(chart, races) {
-  const colors = modelColors();
-  plot(chart, races.map((race, i) => ({
-    type: "scatter",
-    mode: "lines+markers+text",
-    name: race.device,
-    x: race.lengths,
-    y: race.ratio_lstm_to_transformer,
-    line: { color: colors.chance, width: 2, dash: i ? "dot" : "solid" },
-    marker: { size: 12, color: race.ratio_lstm_to_transformer.map((r) => (r > 1 ? colors.transformer : colors.lstm)) },
-    text: race.ratio_lstm_to_transformer.map((r) => `${r.toFixed(2)}×`),
-    textposition: "top center",
-    cliponaxis: false,
-    hovertemplate: `${race.device}<br>length %{x}: the fused LSTM took %{y:.2f}× the Transformer's time<extra></extra>`,
-  })), {
-    showlegend: races.length > 1,
-    legend: TOP_LEGEND,
-    margin: { l: 70, r: 10, t: 30, b: 30 },
-    yaxis: { title: { text: "LSTM ÷ Transf." }, type: "log", dtick: 1 }, // 0.1, 1, 10: powers of ten only
-    xaxis: { type: "log", tickvals: races[0].lengths, ticktext: races[0].lengths.map(String) },
-    shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 1, y1: 1, line: { dash: "dash", color: colors.chance, width: 2 } }],
-    annotations: [{ xref: "paper", x: 1, y: 1, yanchor: "bottom", xanchor: "right", showarrow: false,
-                    text: "above the line: the Transformer is faster", font: { size: 13 } }],
+// Who was faster at each length, in words as well as colour: "Transformer 2.1×", "LSTM 1.4×",
+// "too close" where the two bars overlap, "noisy" where one stayed noisy (drawn hollow).
+function callsList(race, heading) {
+  const colors = textColors();
+  const section = element("section", "speed-calls");
+  section.append(element("h3", "speed-calls-heading", heading));
+  const list = element("ol", "speed-calls-list");
+  race.lengths.forEach((n, i) => {
+    const winner = race.faster?.[i] ?? null;
+    const ratio = race.ratio_lstm_to_transformer[i];
+    const noisy = race.noisy?.lstm_fused?.[i] || race.noisy?.transformer?.[i];
+    const text = winner === "transformer" ? `Transformer ${times(ratio)}`
+      : winner === "lstm" ? `LSTM ${times(1 / ratio)}` : noisy ? "noisy" : "too close";
+    const item = element("li", "speed-call");
+    item.dataset.winner = winner ?? "none";
+    const words = element("span", "speed-call-winner", text);
+    if (winner) words.style.color = colors[winner];
+    item.append(element("span", "speed-call-length", lengthLabel(n)), words);
+    list.append(item);
   });
+  section.append(list);
+  return section;
 }
 
-function factsPanel(result) {
-  const panel = element("div", "speed-facts");
+function svgElement(tag, attributes) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  return el;
+}
+
+// A sample of each line as the chart draws it: colour, dash and marker.
+function lineSample(name) {
+  const color = modelColors()[name === "transformer" ? "transformer" : "lstm"];
+  const svg = svgElement("svg", { width: 46, height: 18, viewBox: "0 0 46 18", "aria-hidden": "true" });
+  svg.append(svgElement("line", { x1: 1, y1: 9, x2: 45, y2: 9, stroke: color, "stroke-width": 3, "stroke-dasharray": DASHARRAY[DASH[name]] }));
+  const marker = {
+    square: () => svgElement("rect", { x: 17, y: 3, width: 12, height: 12, fill: color }),
+    "triangle-up": () => svgElement("polygon", { points: "23,2 30,15 16,15", fill: color }),
+    circle: () => svgElement("circle", { cx: 23, cy: 9, r: 6.5, fill: color }),
+  }[SYMBOL[name]]();
+  svg.append(marker);
+  return svg;
+}
+
+// The legend as a row of the page (Plotly's wraps to two lines in a chart this narrow), with the
+// folded details at its end.
+function legendRow(result) {
+  const row = element("div", "speed-legend-row");
+  const legend = element("ul", "speed-legend");
+  for (const name of Object.keys(NAMES)) {
+    const item = element("li", "speed-legend-item");
+    item.append(lineSample(name), element("span", "", NAMES[name]));
+    legend.append(item);
+  }
+  row.append(legend, detailsPanel(result));
+  return row;
+}
+
+function times(ratio) {
+  return ratio < 10 ? `${ratio.toFixed(1)}×` : `${Math.round(ratio)}×`;
+}
+
+function detailsPanel(result) {
+  const details = element("details", "speed-details");
+  details.append(element("summary", "", "Table 1 and settings"));
   const table = element("table", "speed-complexity");
   const head = element("tr");
   ["Per layer (Table 1)", "Work", "Sequential steps"].forEach((text) => head.append(element("th", "", text)));
@@ -82,43 +201,47 @@ function factsPanel(result) {
     table.append(tr);
   }
   const last = result.lengths.at(-1);
-  const steps = element("p", "speed-steps",
-    `At n = ${thousands(last)}: the LSTM takes ${thousands(last)} steps one after another; the Transformer layer 1.`);
   const counts = result.parameters;
-  const params = element("p", "speed-params",
-    `Parameters: LSTM ${thousands(counts.lstm_fused)}, Transformer layer ${thousands(counts.transformer)}. ` +
-    `Width ${result.params.width}, batch ${result.params.batch}, median of ${result.params.repeats}; ` +
-    `the CPU with ${result.cpu_threads} thread${result.cpu_threads === 1 ? "" : "s"}.`);
-  panel.append(table, steps, params);
-  const skipped = result.skipped.lstm_loop;
-  if (skipped) {
-    panel.append(element("p", "speed-skipped",
-      `The Python loop was not timed beyond ${thousands(result.params.loop_max_length)} steps (it is slow).`));
+  const limit = Math.round((result.races[0].noise_limit ?? 0.5) * 100);
+  const facts = [
+    `At n = ${thousands(last)} the LSTM takes ${thousands(last)} steps in order; the Transformer layer 1.`,
+    `Parameters: LSTM ${thousands(counts.lstm_fused)}, Transformer layer ${thousands(counts.transformer)}; ` +
+    `width ${result.params.width}, batch ${result.params.batch}.`,
+    `Each point: the median of ${result.params.repeats} timings, its bar from the fastest to the slowest. ` +
+    `A bar wider than ${limit}% of its median is timed again, and drawn hollow if it stays so.`,
+  ];
+  if (result.skipped.lstm_loop) {
+    facts.push(`The Python loop was not timed beyond ${thousands(result.params.loop_max_length)} steps (it is slow).`);
   }
   const cuda = result.races.find((race) => race.peak_fraction);
   if (cuda) {
     const best = Math.max(...cuda.peak_fraction);
-    panel.append(element("p", "speed-peak",
-      `On ${cuda.device} the Transformer layer reached ${(best * 100).toFixed(1)}% of the device's ` +
-      `${thousands(Math.round(cuda.peak_gflops))} GFLOP/s ${cuda.precision} peak (data sheet).`));
+    facts.push(`On ${cuda.device} the Transformer layer reached ${(best * 100).toFixed(1)}% of the device's ` +
+      `${thousands(Math.round(cuda.peak_gflops))} GFLOP/s ${cuda.precision} peak (data sheet).`);
   }
-  return panel;
+  const panel = element("div", "speed-details-panel");
+  panel.append(table, ...facts.map((text) => element("p", "", text)));
+  // How many CPU threads ran the race: for the lecturer, not the projected slide.
+  panel.append(element("p", "instructor-only", `The CPU ran with ${result.cpu_threads} thread${result.cpu_threads === 1 ? "" : "s"}.`));
+  details.append(panel);
+  return details;
 }
 
 export function render(output, result) {
   output.replaceChildren();
-  const layout = element("div", "speed-layout");
-  const charts = element("div", "speed-charts");
+  const several = result.races.length > 1;
+  const layout = element("div", several ? "speed-layout speed-layout--stacked" : "speed-layout");
   const times = element("div", "demo-chart speed-times");
-  const ratios = element("div", "demo-chart speed-ratios");
-  charts.append(times, ratios);
-  layout.append(charts, factsPanel(result));
+  times.setAttribute("aria-label", "Milliseconds per training step against sequence length, " +
+    "each point the median with a bar from the fastest to the slowest timing: LSTM fused, LSTM loop, Transformer.");
+  const side = element("div", "speed-side");
+  result.races.forEach((race) => side.append(callsList(race, several ? `Faster on ${race.device}` : "Faster at each length")));
+  layout.append(legendRow(result), times, side);
   output.append(layout);
   drawTimes(times, result.races);
-  drawRatios(ratios, result.races);
 }
 
-// While timing: the lines so far, on the device being timed.
+// While timing: the points so far, on the device being timed.
 export function renderProgress(output, data) {
   drawTimes(chartIn(output, "speed-live"), [data]);
 }
