@@ -52,7 +52,7 @@ class SlideError(ValueError):
 
 
 def render_markdown(text: str) -> str:
-    return markdown.markdown(text.strip(), extensions=["smarty", "sane_lists"])
+    return markdown.markdown(text.strip(), extensions=["smarty", "sane_lists", "attr_list"])
 
 
 def parse_slide(path: Path, n: int) -> Slide:

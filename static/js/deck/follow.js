@@ -24,16 +24,27 @@ export class Follow {
     this.onDemoState = this.onDemoState.bind(this);
     deck.addEventListener("slidechange", this.onSlideChange);
     deck.root.addEventListener("demostate", this.onDemoState);
-    if (!deck.root.dataset.followEventsUrl) return; // a static copy: no server to follow
-    this.source = new EventSource(deck.root.dataset.followEventsUrl);
+    this.source = null;
+    this.connect();
+  }
+
+  // The stream of the lecturer's moves. The leading tab says so, so that the presenter view's
+  // count of students following leaves it out (a student who did the same would only go uncounted).
+  connect() {
+    const url = this.deck.root.dataset.followEventsUrl;
+    if (!url) return; // a static copy: no server to follow
+    this.source?.close();
+    this.source = new EventSource(this.leading ? `${url}?lecturer` : url);
     this.source.addEventListener("follow", (event) => this.onState(JSON.parse(event.data)));
   }
 
   async setLeading(on) {
     await postJSON(this.url, { on, n: this.deck.n, demo: null });
+    const changed = this.leading !== on;
     this.leading = on;
     if (on) sessionStorage.setItem(LEADING_KEY, "1");
     else sessionStorage.removeItem(LEADING_KEY);
+    if (changed) this.connect();
     if (on) this.postCurrentDemo();
     this.render();
   }
@@ -49,6 +60,7 @@ export class Follow {
     if (!state.on && this.leading) { // switched off elsewhere
       this.leading = false;
       sessionStorage.removeItem(LEADING_KEY);
+      this.connect();
     }
     this.render();
     if (state.on && !this.leading && this.following) this.apply();
