@@ -2,7 +2,7 @@
 // every other page follows them over Server-Sent Events, until the student moves on their own
 // (then R or the banner's button rejoins). A dropped connection reconnects by itself, and the
 // server sends the current state first, so a student catches up at once.
-import { postJSON } from "../demos/api.js";
+import { instructorToken, postJSON } from "../demos/api.js";
 
 const LEADING_KEY = "great-shift-leading"; // per tab: only the tab that switched follow on leads
 
@@ -28,13 +28,14 @@ export class Follow {
     this.connect();
   }
 
-  // The stream of the lecturer's moves. The leading tab says so, so that the presenter view's
-  // count of students following leaves it out (a student who did the same would only go uncounted).
+  // The stream of the lecturer's moves. The lecturer's own tabs (leading, or in the browser that
+  // holds the token) say so, so that the presenter view's count of students leaves them out; the
+  // token itself is not sent (a student who did the same would only go uncounted).
   connect() {
     const url = this.deck.root.dataset.followEventsUrl;
     if (!url) return; // a static copy: no server to follow
     this.source?.close();
-    this.source = new EventSource(this.leading ? `${url}?lecturer` : url);
+    this.source = new EventSource(this.leading || instructorToken.get() ? `${url}?lecturer` : url);
     this.source.addEventListener("follow", (event) => this.onState(JSON.parse(event.data)));
   }
 

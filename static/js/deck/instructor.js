@@ -64,6 +64,7 @@ export class InstructorPanel {
           ? "Not recognised: enter the server's instructor token."
           : "Without a token set on the server, only the server's own machine is the instructor.";
       this.element.dataset.instructor = String(body.instructor);
+      document.body.dataset.instructor = String(body.instructor); // shows or hides .instructor-only
       this.followBox.disabled = this.warmButton.disabled = !body.instructor;
       if (this.csvButton) this.csvButton.disabled = !body.instructor;
       // The polls show their controls to the instructor only.
