@@ -28,6 +28,7 @@ export class InstructorPanel {
     this.warmButton.addEventListener("click", this.onWarm);
     this.onCsv = this.downloadCsv.bind(this);
     this.csvButton?.addEventListener("click", this.onCsv);
+    if (this.statusUrl) this.check(); // the lecturer's controls (.instructor-only) show from the start
   }
 
   get isOpen() { return this.dialog.isOpen; }
