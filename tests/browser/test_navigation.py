@@ -280,6 +280,7 @@ def test_overlays_hide_the_slide_behind_them(open_page, key, dialog):
 @pytest.mark.parametrize("width,height", [(390, 844), (1024, 768)])
 def test_the_follow_banner_leaves_the_counter_visible(open_page, width, height):
     page = open_page(slide_path("amnesia"), width=width, height=height, is_mobile=width < 500)
+    page.wait_for_function("() => window.greatShift.follow.state !== null")  # the server's state (off) has come
     for leading, following in [(True, True), (False, False)]:  # the longest texts: leading, and browsing with a button
         page.evaluate("""([leading, following]) => {
             const follow = window.greatShift.follow;
