@@ -77,8 +77,9 @@ def test_the_presenter_shows_the_slides_window_demo_without_running_it(open_page
     asked = [url for url in requests if "/api/demos" in url or "/api/jobs" in url]
     assert not asked, "the presenter window asked the server for no demo: it mirrors the slides window"
     # Its picture of the slide is the slides window's, result and all.
-    expect(presenter.locator(".presenter-picture-now .demo-badge")).to_contain_text("on cpu")
-    expect(presenter.locator(".presenter-picture-now .js-plotly-plot .bars .point")).to_have_count(3)
+    picture = presenter.frame_locator(".presenter-picture-now iframe")
+    expect(picture.locator(".demo-badge")).to_contain_text("on cpu")
+    expect(picture.locator(".js-plotly-plot .bars .point")).to_have_count(3)
 
 
 def lead_the_class(page):

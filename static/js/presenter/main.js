@@ -35,12 +35,13 @@ class PresenterView {
     this.title = root.querySelector(".presenter-title");
     this.position = root.querySelector(".presenter-n");
     this.notes = root.querySelector(".presenter-notes");
-    this.preview = root.querySelector(".presenter-preview");
     this.demoLine = root.querySelector(".presenter-demo");
     this.demoName = root.querySelector(".presenter-demo-name");
     this.demoStatus = root.querySelector(".presenter-demo-status");
     this.demoProgress = root.querySelector(".presenter-demo-progress");
     this.nowPicture = new SlidePicture(root.querySelector(".presenter-picture-now"));
+    this.nextPicture = new SlidePicture(root.querySelector(".presenter-picture-next"));
+    this.nextTitle = root.querySelector(".presenter-next-title");
     this.pictures = new Map(); // slide number → its markup as the slides window last showed it
     this.notesHtml = null; // slide number -> its notes, once the server has given them
     this.notesMessage = "Loading the speaker notes…";
@@ -114,33 +115,24 @@ class PresenterView {
   }
 
   // The slides window's pictures where it sent them, the slide's words alone until then.
-  pictureHtml(n) {
-    return this.pictures.get(n) ?? plainSlideHtml(this.slides[n - 1]);
+  showPictures() {
+    this.showPicture(this.n);
+    const next = this.slides[this.n];
+    this.nextTitle.textContent = next ? `${next.dataset.n}. ${next.dataset.title}` : "This is the last slide.";
+    if (next) this.showPicture(this.n + 1);
+    else this.nextPicture.clear();
   }
 
-  showPictures() {
-    const slide = this.slides[this.n - 1];
-    this.nowPicture.show(this.pictureHtml(this.n), `Slide ${this.n} as the audience sees it: ${slide.dataset.title}`);
-    const next = this.slides[this.n];
-    if (!next) {
-      this.nextPicture = null;
-      this.preview.textContent = "This is the last slide.";
-      return;
-    }
-    const heading = document.createElement("h3");
-    heading.textContent = `${next.dataset.n}. ${next.dataset.title}`;
-    const frame = document.createElement("div");
-    frame.className = "presenter-picture";
-    this.preview.replaceChildren(heading, frame);
-    this.nextPicture = new SlidePicture(frame);
-    this.nextPicture.show(this.pictureHtml(this.n + 1), `Next, slide ${this.n + 1}: ${next.dataset.title}`);
+  showPicture(n) {
+    const html = this.pictures.get(n) ?? plainSlideHtml(this.slides[n - 1]);
+    const title = this.slides[n - 1].dataset.title;
+    if (n === this.n) this.nowPicture.show(html, `Slide ${n} as the audience sees it: ${title}`);
+    else if (n === this.n + 1) this.nextPicture.show(html, `Next, slide ${n}: ${title}`);
   }
 
   onPicture({ n, html }) {
     this.pictures.set(n, html);
-    const label = `${this.slides[n - 1]?.dataset.title}`;
-    if (n === this.n) this.nowPicture.show(html, `Slide ${n} as the audience sees it: ${label}`);
-    else if (n === this.n + 1) this.nextPicture?.show(html, `Next, slide ${n}: ${label}`);
+    if (n === this.n || n === this.n + 1) this.showPicture(n);
   }
 
   showDemo(state) {

@@ -1,30 +1,41 @@
 // A picture of a slide in the presenter window: the slide's markup at its real size (the deck's
-// 1280×720 canvas), scaled down to the frame. Inert: nothing in it can be clicked or focused.
+// 1280×720 canvas) in a frame of its own, with the deck's stylesheets, scaled down to fit. Its own
+// document keeps the copy apart from the presenter's page: nothing in it can be clicked or
+// focused, and nothing in the page (a script, a test) mistakes the copy's poll for its own.
 
 export class SlidePicture {
   constructor(frame) {
     this.frame = frame;
-    this.canvas = document.createElement("div");
-    this.canvas.className = "presenter-picture-canvas";
-    this.canvas.inert = true;
     this.frame.setAttribute("role", "img");
-    this.frame.replaceChildren(this.canvas);
+    this.iframe = document.createElement("iframe");
+    this.iframe.className = "presenter-picture-canvas";
+    this.iframe.tabIndex = -1;
+    this.iframe.setAttribute("aria-hidden", "true");
+    this.frame.replaceChildren(this.iframe);
+    const picture = this.iframe.contentDocument; // an empty page of this origin: we fill it in
+    for (const link of document.querySelectorAll('link[rel="stylesheet"]')) picture.head.append(link.cloneNode());
+    picture.body.className = "page-deck slide-picture";
+    this.canvas = picture.body;
     this.onResize = this.fit.bind(this);
     new ResizeObserver(this.onResize).observe(this.frame);
   }
 
   // `html`: one slide's markup; `label`: what a screen reader says the picture shows.
   show(html, label) {
-    const template = document.createElement("template");
-    template.innerHTML = html;
-    this.canvas.replaceChildren(template.content);
+    this.canvas.innerHTML = html; // our own slides' markup, from the slides window of this site
     this.frame.setAttribute("aria-label", label);
+    this.frame.hidden = false;
     this.fit();
+  }
+
+  clear() {
+    this.canvas.replaceChildren();
+    this.frame.hidden = true;
   }
 
   fit() {
     const width = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--canvas-width"));
-    this.canvas.style.setProperty("--picture-scale", String(this.frame.clientWidth / width));
+    this.iframe.style.setProperty("--picture-scale", String(this.frame.clientWidth / width));
   }
 }
 
