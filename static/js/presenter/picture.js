@@ -10,7 +10,8 @@ export class SlidePicture {
     this.iframe = document.createElement("iframe");
     this.iframe.className = "presenter-picture-canvas";
     this.iframe.tabIndex = -1;
-    this.iframe.setAttribute("aria-hidden", "true");
+    this.iframe.setAttribute("aria-hidden", "true"); // the frame's label says what it shows
+    this.iframe.title = "Picture of a slide";
     this.frame.replaceChildren(this.iframe);
     const picture = this.iframe.contentDocument; // an empty page of this origin: we fill it in
     for (const link of document.querySelectorAll('link[rel="stylesheet"]')) picture.head.append(link.cloneNode());
