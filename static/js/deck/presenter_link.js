@@ -15,6 +15,13 @@ export function slidePicture(slide) {
   return copy.outerHTML;
 }
 
+// The rules the page added to itself (Plotly's, which stack a chart's layers): a picture needs them too.
+function addedStyles() {
+  return [...document.querySelectorAll("style")]
+    .flatMap((style) => [...(style.sheet?.cssRules ?? [])].map((rule) => rule.cssText))
+    .join("\n");
+}
+
 export class PresenterLink {
   constructor(deck, widgets, blank) {
     this.deck = deck;
@@ -59,7 +66,7 @@ export class PresenterLink {
 
   sendPicture(n) {
     const slide = this.deck.slides[n - 1];
-    if (slide) this.channel.postMessage({ type: "picture", n, html: slidePicture(slide) });
+    if (slide) this.channel.postMessage({ type: "picture", n, html: slidePicture(slide), css: addedStyles() });
   }
 
   schedulePicture() {

@@ -42,7 +42,7 @@ class PresenterView {
     this.nowPicture = new SlidePicture(root.querySelector(".presenter-picture-now"));
     this.nextPicture = new SlidePicture(root.querySelector(".presenter-picture-next"));
     this.nextTitle = root.querySelector(".presenter-next-title");
-    this.pictures = new Map(); // slide number → its markup as the slides window last showed it
+    this.pictures = new Map(); // slide number → {html, css}: the slide as the slides window last showed it
     this.notesHtml = null; // slide number -> its notes, once the server has given them
     this.notesMessage = "Loading the speaker notes…";
     this.polls = new Polls(root, root.dataset.instructorUrl);
@@ -124,14 +124,14 @@ class PresenterView {
   }
 
   showPicture(n) {
-    const html = this.pictures.get(n) ?? plainSlideHtml(this.slides[n - 1]);
+    const { html, css } = this.pictures.get(n) ?? { html: plainSlideHtml(this.slides[n - 1]), css: "" };
     const title = this.slides[n - 1].dataset.title;
-    if (n === this.n) this.nowPicture.show(html, `Slide ${n} as the audience sees it: ${title}`);
-    else if (n === this.n + 1) this.nextPicture.show(html, `Next, slide ${n}: ${title}`);
+    if (n === this.n) this.nowPicture.show(html, `Slide ${n} as the audience sees it: ${title}`, css);
+    else if (n === this.n + 1) this.nextPicture.show(html, `Next, slide ${n}: ${title}`, css);
   }
 
-  onPicture({ n, html }) {
-    this.pictures.set(n, html);
+  onPicture({ n, html, css }) {
+    this.pictures.set(n, { html, css });
     if (n === this.n || n === this.n + 1) this.showPicture(n);
   }
 

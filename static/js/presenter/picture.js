@@ -15,14 +15,18 @@ export class SlidePicture {
     this.frame.replaceChildren(this.iframe);
     const picture = this.iframe.contentDocument; // an empty page of this origin: we fill it in
     for (const link of document.querySelectorAll('link[rel="stylesheet"]')) picture.head.append(link.cloneNode());
+    this.addedStyles = picture.createElement("style");
+    picture.head.append(this.addedStyles);
     picture.body.className = "page-deck slide-picture";
     this.canvas = picture.body;
     this.onResize = this.fit.bind(this);
     new ResizeObserver(this.onResize).observe(this.frame);
   }
 
-  // `html`: one slide's markup; `label`: what a screen reader says the picture shows.
-  show(html, label) {
+  // `html`: one slide's markup; `label`: what a screen reader says the picture shows; `css`: the
+  // rules the slides window added to itself (its charts').
+  show(html, label, css = "") {
+    if (this.addedStyles.textContent !== css) this.addedStyles.textContent = css;
     this.canvas.innerHTML = html; // our own slides' markup, from the slides window of this site
     this.frame.setAttribute("aria-label", label);
     this.frame.hidden = false;
