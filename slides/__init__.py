@@ -12,6 +12,8 @@ from pathlib import Path
 import frontmatter
 import markdown
 
+from slides.formulas import FormulaError, FormulaExtension
+
 SLIDES_DIR = Path(__file__).parent
 SLIDE_FILE_GLOB = "[0-9][0-9]-*.md"
 NOTES_MARKER = re.compile(r"^Note:[ \t]*$", re.MULTILINE)
@@ -52,7 +54,7 @@ class SlideError(ValueError):
 
 
 def render_markdown(text: str) -> str:
-    return markdown.markdown(text.strip(), extensions=["smarty", "sane_lists"])
+    return markdown.markdown(text.strip(), extensions=["smarty", "sane_lists", "attr_list", FormulaExtension()])
 
 
 def parse_slide(path: Path, n: int) -> Slide:
@@ -67,12 +69,16 @@ def parse_slide(path: Path, n: int) -> Slide:
         raise SlideError(f"{path.name}: layout must be one of {LAYOUTS}, not {layout!r}")
     poll = parse_poll(path, post.get("poll"))
     body, notes = split_notes(post.content)
+    try:
+        body_html, notes_html = render_markdown(body), render_markdown(notes)
+    except FormulaError as error:
+        raise SlideError(f"{path.name}: a formula between $ signs: {error}") from None
     return Slide(
         n=n,
         demo=str(post["demo"]),
         title=str(post["title"]),
-        body_html=render_markdown(body),
-        notes_html=render_markdown(notes),
+        body_html=body_html,
+        notes_html=notes_html,
         layout=layout,
         poll=poll,
     )

@@ -90,6 +90,26 @@ def test_speaker_notes_reach_the_instructor_only(tmp_path):
     assert len(notes) == 13 and notes["3"] == deck[2].notes_html
 
 
+def test_the_instructor_sees_how_many_students_have_the_follow_stream_open(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)})
+    client = app.test_client()
+    students = lambda: client.get("/api/follow/audience").get_json()["students"]  # noqa: E731 (localhost: the instructor)
+    assert students() == 0
+    lecturer = client.get("/api/follow/events", buffered=False)  # the lecturer's own page is not a student
+    streams = [lecturer] + [client.get("/api/follow/events", environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}, buffered=False)
+                            for i in (5, 6)]
+    for stream in streams:
+        assert next(iter(stream.response)).startswith(b"event: follow")
+    assert students() == 2
+    assert client.get("/api/follow/audience", environ_base={"REMOTE_ADDR": "10.0.0.5"}).status_code == 403
+    # Students close their tabs (the last opened first: this test client runs every stream in one thread).
+    streams.pop().close()
+    assert students() == 1
+    streams.pop().close()
+    assert students() == 0
+    lecturer.close()
+
+
 class AssetLinks(HTMLParser):
     """Collects every src= and href= of a page."""
 

@@ -44,7 +44,11 @@ def test_the_export_freezes_cached_results_and_says_which(exported, tmp_path):
     assert [item["demo"] for item in manifest["frozen"]] == ["system_check"]
     assert manifest["frozen"][0]["device"] == "cpu"
     assert "amnesia" in manifest["not_frozen"]
-    assert "froze system_check" in output and "computed on cpu" in output and "not frozen" in output
+    assert "froze system_check" in output and "computed on cpu" in output and "not frozen, 12 of 13 demos" in output
+    assert f"read the cached results in {tmp_path / 'cache'}" in output  # which folder, so a wrong one shows
+    assert re.search(r"amnesia +nothing cached for its default settings", output)
+    assert "FLASK_CACHE_DIR" in output
+    assert manifest["not_frozen_why"]["amnesia"] == "nothing cached for its default settings"
     frozen = json.loads((out / "results" / "system_check.json").read_text())
     html = (out / "index.html").read_text()
     embedded = json.loads(html.split('<script type="application/json" id="frozen-results">')[1].split("</script>")[0])

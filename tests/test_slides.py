@@ -1,9 +1,10 @@
 """The slide files: format, order, notes, and reloading after an edit."""
 import os
+import re
 
 import pytest
 
-from slides import DeckCache, SlideError, load_deck, split_notes
+from slides import DeckCache, SlideError, load_deck, render_markdown, split_notes
 
 LECTURE = ["system_check", "signal_decay", "amnesia", "recall_vs_length", "index_lookup", "attention_web", "qkv",
            "attention_matrix", "training_progression", "speed_race", "context_scaling", "generation", "dyck"]
@@ -61,3 +62,34 @@ def test_an_edited_slide_is_read_again_without_a_restart(tmp_path):
     stat = (tmp_path / "01-x.md").stat()
     os.utime(tmp_path / "01-x.md", ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
     assert cache.get()[0].title == "After"
+
+
+def test_formulas_between_dollar_signs_become_mathml_and_a_price_stays_text():
+    html = render_markdown("Scores over $√d_k$, fit $L(T) = a + b·T^{−c}$; it costs $5 and `$x$`.")
+    assert "<msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt>" in html  # a radical over d with k below
+    assert "<msup><mi>T</mi><mrow><mo>−</mo><mi>c</mi></mrow></msup>" in html  # −c raised, not "T^−c"
+    assert "it costs $5 and <code>$x$</code>" in html
+    shown = render_markdown("$$softmax(QK^T / √d_k) · V$$")
+    assert '<math display="block">' in shown and "<mi>softmax</mi>" in shown and "<mi>Q</mi><msup><mi>K</mi><mi>T</mi></msup>" in shown
+
+
+def test_a_formula_the_notation_cannot_read_names_its_slide(tmp_path):
+    write_slide(tmp_path, "01-x.md", "title: A\ndemo: x", body="Fit $T^{−c$.\n\nNote:\nNotes.")
+    with pytest.raises(SlideError, match=r"01-x.md: a formula"):
+        load_deck(tmp_path)
+
+
+def test_the_slides_formulas_are_typeset_and_no_plain_text_exponent_is_left():
+    for slide in load_deck():
+        text = re.sub(r"<math.*?</math>", "", slide.body_html)
+        assert "^" not in text and "√" not in text, f"{slide.demo}: a formula outside $...$"
+    assert all("<math" in slide.body_html for slide in load_deck() if slide.demo in ("qkv", "attention_matrix", "context_scaling"))
+
+
+def test_operator_text_stays_in_the_notes():
+    """No warming command, internal demo id or thread count on a slide students and the PDF see."""
+    for slide in load_deck():
+        text = re.sub(r"<[^>]+>", " ", re.sub(r"<math.*?</math>", "", slide.body_html))
+        for word in ("flask", "warm", "thread", "FLASK_", "--full"):
+            assert word not in text, f"{slide.demo}: {word!r} belongs in the notes"
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"{slide.demo}: an internal id (like {slide.demo}) on the slide"

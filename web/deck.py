@@ -8,6 +8,7 @@ from demos import DEMOS
 from slides import DeckCache, Slide
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
+from web.engine import get_engine
 from web.jsonio import json_error
 
 bp = Blueprint("deck", __name__)
@@ -24,33 +25,41 @@ class PageCache:
 
     def __init__(self):
         self.deck = None
-        self.pages: dict[tuple[int, bool], tuple[bytes, bytes]] = {}
+        self.pages: dict[int, tuple[bytes, bytes]] = {}
         self.lock = threading.Lock()
 
-    def page(self, deck: list[Slide], n: int, print_mode: bool) -> tuple[bytes, bytes]:
-        key = (n, print_mode)
-        if deck is self.deck and key in self.pages:
-            return self.pages[key]
+    def page(self, deck: list[Slide], n: int) -> tuple[bytes, bytes]:
+        if deck is self.deck and n in self.pages:
+            return self.pages[n]
         with self.lock:
             if deck is not self.deck:  # the slide files changed (DeckCache read them again): render them all
-                self.pages = {(i, False): self.render(deck, i, False) for i in range(1, len(deck) + 1)}
+                self.pages = {i: render_page(deck, i) for i in range(1, len(deck) + 1)}
                 self.deck = deck
-            if key not in self.pages:
-                self.pages[key] = self.render(deck, n, print_mode)
-            return self.pages[key]
+            return self.pages[n]
 
-    @staticmethod
-    def render(deck: list[Slide], n: int, print_mode: bool) -> tuple[bytes, bytes]:
-        html = render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS,
-                               print_mode=print_mode).encode()
-        return html, gzip_bytes(html)
+
+def render_page(deck: list[Slide], n: int, print_mode: bool = False) -> tuple[bytes, bytes]:
+    """The deck opened at slide n; for printing, with every demo not measured yet said so."""
+    unmeasured = unmeasured_demos(deck) if print_mode else set()
+    html = render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS,
+                           print_mode=print_mode, unmeasured=unmeasured).encode()
+    return html, gzip_bytes(html)
+
+
+def unmeasured_demos(deck: list[Slide]) -> set[str]:
+    """The slides' demos with no cached default result: the printed page says so."""
+    engine = get_engine()
+    return {slide.demo for slide in deck if slide.demo not in DEMOS or engine.cached(slide.demo) is None}
 
 
 def render_deck(n: int):
     deck = get_deck()
     if not 1 <= n <= len(deck):
         abort(404)
-    page = current_app.extensions["deck_pages"].page(deck, n, "print" in request.args)
+    if "print" in request.args:  # rendered afresh: which demos are measured changes
+        page = render_page(deck, n, print_mode=True)
+    else:
+        page = current_app.extensions["deck_pages"].page(deck, n)
     return gzipped_response(*page, mimetype="text/html")
 
 

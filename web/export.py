@@ -45,6 +45,19 @@ def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
     return frozen, missing
 
 
+def why_not_frozen(demo_id: str) -> str:
+    """Why a demo has no frozen result, in words an operator can act on."""
+    if demo_id not in DEMOS:
+        return "this slide has no demo"
+    folder = get_engine().cache.directory
+    if folder is None:
+        return "this app has no cache folder, and nothing was computed in this process"
+    results = folder / "results" / demo_id
+    if results.is_dir() and any(results.glob("*.json")):
+        return "results of other settings (or of an older version of the demo) are cached, not its default"
+    return "nothing cached for its default settings"
+
+
 def render_pages(deck, frozen: dict, polls: list[dict]) -> dict[str, str]:
     with current_app.test_request_context("/"):
         g.static_export = True
@@ -78,7 +91,9 @@ def write_export(outdir: Path) -> dict:
         "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "frozen": [{"demo": demo_id, "device": result["device"], "train_seconds": result["train_seconds"],
                     "params": result["params"]} for demo_id, result in frozen.items()],
+        "cache_folder": str(get_engine().cache.directory),
         "not_frozen": missing,
+        "not_frozen_why": {demo_id: why_not_frozen(demo_id) for demo_id in missing},
         "polls": [{"demo": poll["demo"], "answers": poll["total"]} for poll in polls],
     }
     (outdir / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
@@ -92,14 +107,18 @@ def export_command(outdir: Path):
     """Write a static copy of the lecture to OUTDIR (open OUTDIR/index.html, or serve the folder)."""
     manifest = write_export(outdir)
     click.echo(f"Exported the lecture to {outdir}/index.html")
+    click.echo(f"  read the cached results in {manifest['cache_folder']}")
     for item in manifest["frozen"]:
         click.echo(f"  froze {item['demo']:<22} computed on {item['device']} in {item['train_seconds']:.2f} s")
     answered = [f"{poll['demo']} ({poll['answers']})" for poll in manifest["polls"] if poll["answers"]]
     click.echo(f"  froze the class's answers to {len(manifest['polls'])} polls"
                + (f"; answered: {', '.join(answered)}" if answered else "; none answered yet"))
     if manifest["not_frozen"]:
-        click.echo(f"  not frozen (no cached default result; run `flask --app app warm` first): "
-                   f"{', '.join(manifest['not_frozen'])}")
+        click.echo(f"  not frozen, {len(manifest['not_frozen'])} of {len(get_deck())} demos:")
+        for demo_id, why in manifest["not_frozen_why"].items():
+            click.echo(f"    {demo_id:<22} {why}")
+        click.echo("  Run `flask --app app warm` first, with the same FLASK_CACHE_DIR as the server "
+                   "(this read the folder above).")
 
 
 def init_app(app: Flask) -> None:

@@ -3,10 +3,19 @@
   GET  /api/follow          {"on": bool, "n": slide, "demo": {"id", "params", "job", "events"} | null}
   POST /api/follow          (instructor) any of "on", "n", "demo": move the class
   GET  /api/follow/events   the same state as Server-Sent Events, now and after every change
+  GET  /api/follow/audience (instructor) {"students": open follow streams of students, "on": bool}
 
-The state is a notice on the engine's board, so every server process sees the same one.
+The state is a notice on the engine's board, so every server process sees the same one. Each
+process counts its own students' open streams and posts that count on the board too, so the
+presenter view can add them up.
 """
-from flask import Blueprint, Flask, jsonify, url_for
+import os
+import socket
+import threading
+import time
+from typing import Iterator
+
+from flask import Blueprint, Flask, current_app, jsonify, request, url_for
 
 from demos import UnknownDemo
 from demos.runtime.params import ParamError
@@ -21,6 +30,9 @@ from web.sse import event_stream
 bp = Blueprint("follow", __name__, url_prefix="/api/follow")
 NOTICE = "follow"
 NOBODY_LEADS = {"on": False, "n": 1, "demo": None}
+AUDIENCE = "audience-"  # + host and process: that process's count of students' open streams
+AUDIENCE_REPOST_SECONDS = 5  # a process with open streams posts its count at least this often,
+AUDIENCE_STALE_SECONDS = 20  # so a count older than this is from a process that has gone
 
 
 def board() -> Board:
@@ -33,6 +45,60 @@ def public(state: dict) -> dict:
     if demo and demo.get("job"):
         demo = {**demo, "events": url_for("api.job_events", job_id=demo["job"])}
     return {**state, "demo": demo}
+
+
+class Audience:
+    """The students' follow streams open in this process, posted on the board for every process."""
+
+    def __init__(self, board: Board):
+        self.board = board  # kept: a stream runs on after its request's context has gone
+        self.name = f"{AUDIENCE}{socket.gethostname()}-{os.getpid()}"
+        self.streams = 0
+        self.posted_at = 0.0
+        self.lock = threading.Lock()
+
+    def counted(self, chunks: Iterator[str]) -> Iterator[str]:
+        """The chunks of one student's stream, counted while it is open."""
+        self.change(+1)
+        try:
+            yield from chunks  # closed with it when the student leaves
+        finally:
+            self.change(-1)
+
+    def change(self, delta: int) -> None:
+        with self.lock:
+            self.streams += delta
+            self.post()
+
+    def keep_fresh(self) -> None:
+        """Called at each stream's heartbeat: repost the count before it would look stale."""
+        with self.lock:
+            if time.time() - self.posted_at > AUDIENCE_REPOST_SECONDS:
+                self.post()
+
+    def post(self) -> None:  # with the lock held
+        self.posted_at = time.time()
+        self.board.write(self.name, {"streams": self.streams, "at": self.posted_at})
+
+
+def count_students(board: Board) -> int:
+    """Students' open follow streams in every process that shares the board."""
+    if board.directory is not None:
+        names = [path.stem for path in board.directory.glob(f"{AUDIENCE}*.json")]
+    else:
+        names = [name for name in list(board.memory) if name.startswith(AUDIENCE)]
+    now = time.time()
+    counts = [board.read(name, {})[1] for name in names]
+    return sum(count.get("streams", 0) for count in counts
+               if isinstance(count, dict) and now - count.get("at", 0) < AUDIENCE_STALE_SECONDS)
+
+
+def get_audience() -> Audience:
+    audiences = current_app.extensions.setdefault("follow_audience", {})
+    engine_board = board()
+    if id(engine_board) not in audiences:
+        audiences[id(engine_board)] = Audience(engine_board)
+    return audiences[id(engine_board)]
 
 
 def read_state() -> tuple[int, dict]:
@@ -88,9 +154,28 @@ def update():
 
 @bp.get("/events")
 def events():
-    """A `follow` event with the state now, and again after every change."""
-    return event_stream(lambda seen, timeout: board().wait(NOTICE, seen, timeout, NOBODY_LEADS)[0],
-                        lambda: ("follow", public(read_state()[1]), False))
+    """A `follow` event with the state now, and again after every change. A student's stream is
+    counted while it is open (the lecturer's own pages are not: this machine, or `?lecturer`)."""
+    student = not is_instructor() and "lecturer" not in request.args
+    audience = get_audience() if student else None
+
+    def wait_for_change(seen: int, timeout: float) -> int:
+        if audience is not None:
+            audience.keep_fresh()
+        return board().wait(NOTICE, seen, timeout, NOBODY_LEADS)[0]
+
+    response = event_stream(wait_for_change, lambda: ("follow", public(read_state()[1]), False))
+    if audience is not None and response.status_code == 200:
+        response.response = audience.counted(response.response)
+    return response
+
+
+@bp.get("/audience")
+def audience():
+    """How many students have the lecture open on the follow stream: for the presenter view."""
+    if not is_instructor():
+        return json_error(403, "The size of the audience is for the instructor.")
+    return jsonify(students=count_students(board()), on=bool(read_state()[1].get("on")))
 
 
 def init_app(app: Flask) -> None:

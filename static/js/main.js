@@ -20,7 +20,7 @@ import { Polls } from "./demos/poll.js";
 
 const deck = new Deck(document.getElementById("deck"));
 const overview = new Overview(deck);
-const help = new Help(deck);
+const help = new Help(deck.root);
 const goTo = new GoTo(deck);
 const blank = new Blank(deck);
 const joinScreen = new JoinScreen(deck);

@@ -50,6 +50,8 @@ def test_every_control_of_the_instructor_panel_is_reached_by_tab(open_page):
     page = open_page(slide_path("system_check"))
     page.keyboard.press("i")
     expect(page.locator(".instructor-token")).to_be_focused()
+    # The lecturer's controls appear once the server has said this browser is the instructor's.
+    expect(page.locator(".instructor-status")).to_have_text("This browser is recognised as the instructor.")
     seen = []
     for _ in range(8):
         page.keyboard.press("Tab")

@@ -74,7 +74,12 @@ def test_the_presenter_shows_the_slides_window_demo_without_running_it(open_page
     page.locator("#slide-system_check .demo-run").click()
     expect(presenter.locator(".presenter-demo")).to_have_attribute("data-status", "done", timeout=60_000)
     expect(presenter.locator(".presenter-demo-status")).to_contain_text("on cpu")
-    assert not [url for url in requests if "/api/" in url], "the presenter window asked the server for nothing"
+    asked = [url for url in requests if "/api/demos" in url or "/api/jobs" in url]
+    assert not asked, "the presenter window asked the server for no demo: it mirrors the slides window"
+    # Its picture of the slide is the slides window's, result and all.
+    picture = presenter.frame_locator(".presenter-picture-now iframe")
+    expect(picture.locator(".demo-badge")).to_contain_text("on cpu")
+    expect(picture.locator(".js-plotly-plot .bars .point")).to_have_count(3)
 
 
 def lead_the_class(page):
@@ -119,6 +124,27 @@ def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server
     lecturer.keyboard.press("ArrowRight")
     stayer.reload()
     expect(stayer.locator(".counter")).to_have_text("3 / 13", timeout=2000)
+
+
+def test_the_presenter_counts_the_students_following(open_page, server, browser):
+    lecturer = open_page(slide_path("signal_decay"))
+    lead_the_class(lecturer)
+    with lecturer.expect_popup() as popup:
+        lecturer.keyboard.press("s")
+    presenter = popup.value
+    audience = presenter.locator(".presenter-audience")
+    # The server notices a closed stream at its next heartbeat (5 s), and the view asks every 3 s.
+    noticed = 15_000
+    expect(audience).to_have_text("0 students following", timeout=noticed)  # the lecturer's own windows are not counted
+    students = [open_page(slide_path("system_check")) for _ in range(2)]
+    for student in students:
+        expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
+    expect(audience).to_have_text("2 students following", timeout=noticed)
+    students[0].context.close()  # a student leaves
+    expect(audience).to_have_text("1 student following", timeout=noticed)
+    lecturer.keyboard.press("i")
+    lecturer.locator(".instructor-follow").uncheck()
+    expect(audience).to_have_text("1 student connected · follow mode is off", timeout=noticed)
 
 
 def test_only_the_instructor_token_moves_the_class(server, open_page):

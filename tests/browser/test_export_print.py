@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from app import create_app
 from tests.browser.conftest import PageWatch
+from slides import load_deck
 from tests.deck import slide_path
 
 
@@ -37,7 +38,10 @@ def test_the_export_opens_from_disk_and_shows_a_frozen_chart(browser, export_dir
     widget = page.locator("#slide-system_check .demo")
     expect(widget.locator(".demo-badge")).to_contain_text("frozen copy · computed on cpu")
     expect(widget.locator(".js-plotly-plot .bars .point")).to_have_count(3)
-    expect(widget.locator(".cache-status-heading")).to_have_text("Demos in this deck: 1 of 13 frozen in this copy")
+    expect(widget.locator(".cache-status")).to_be_hidden()  # the lecturer's list of demo ids is not the students'
+    expect(widget.locator(".demo-run")).to_be_hidden()  # nothing to run in a frozen copy: it says so instead
+    note = widget.locator(".demo-toolbar").evaluate("toolbar => getComputedStyle(toolbar, '::before').content")
+    assert note == '"Frozen copy: results computed before the lecture"', note
     page.screenshot(path=screenshot_path("export-slide-01.png"))
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
@@ -45,10 +49,20 @@ def test_the_export_opens_from_disk_and_shows_a_frozen_chart(browser, export_dir
     assert page.url.endswith("index.html#/3")
     page.reload()
     expect(page.locator(".counter")).to_have_text("3 / 13")
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("ArrowLeft")
-    page.locator("#slide-system_check .demo-run").click()  # nothing to run: the frozen result stays
-    expect(widget.locator(".demo-badge")).to_contain_text("frozen copy")
+    assert not watch.errors and not watch.outside_requests
+    page.context.close()
+
+
+def test_the_exported_copy_shows_the_slide_its_address_names(browser, export_dir):
+    page, watch = open_file(browser, export_dir / "index.html")
+    expect(page.locator(".counter")).to_have_text("1 / 13")
+    page.evaluate("() => { location.hash = '#/7'; }")  # as typed into the address bar
+    expect(page.locator(".counter")).to_have_text("7 / 13")
+    expect(page.locator(".slide:visible .slide-title")).to_have_text(load_deck()[6].title)
+    page.goto((export_dir / "index.html").as_uri() + "#/11")  # a link to a slide, opened afresh
+    expect(page.locator(".slide:visible .slide-title")).to_have_text(load_deck()[10].title)
+    page.go_back()
+    expect(page.locator(".counter")).to_have_text("7 / 13")
     assert not watch.errors and not watch.outside_requests
     page.context.close()
 
@@ -61,4 +75,15 @@ def test_the_print_view_has_one_page_per_slide_with_charts(open_page, tmp_path):
     expect(page.locator("#slide-system_check .js-plotly-plot .bars .point")).to_have_count(3)
     expect(page.locator(".slide:visible")).to_have_count(13)
     pdf = page.pdf(prefer_css_page_size=True, print_background=True)
-    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 13
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 13  # one page per slide: none blank, none spilled
+
+
+def test_the_print_says_which_demos_are_not_measured_and_shows_no_key_hints(open_page):
+    page = open_page(slide_path("dyck") + "?print")  # nothing trains the Dyck demo in these tests
+    page.emulate_media(media="print")
+    expect(page.locator("#slide-dyck .print-unmeasured")).to_be_visible()
+    expect(page.locator("#slide-dyck")).to_contain_text("Not measured yet")
+    expect(page.get_by_text("Press → or Space to begin")).to_be_hidden()
+    expect(page.locator(".demo-run:visible")).to_have_count(0)
+    page.goto(page.url.split("?")[0])  # the same slide on screen: no such panel
+    expect(page.locator("#slide-dyck .print-unmeasured")).to_have_count(0)

@@ -256,3 +256,40 @@ def test_screenshot(open_page, screenshot_path, n):
     page = open_page(f"/slides/{n}")
     page.wait_for_function("() => window.Plotly !== undefined")
     page.screenshot(path=screenshot_path(f"slide-{n:02d}.png"))
+
+
+def test_key_hints_show_only_where_there_are_keys(open_page):
+    laptop = open_page(slide_path("system_check"), width=1024, height=768)
+    expect(laptop.get_by_text("Press → or Space to begin")).to_be_visible()
+    phone = open_page(slide_path("system_check"), width=390, height=844, is_mobile=True, has_touch=True)
+    expect(phone.locator(".slide-title").first).to_be_visible()
+    expect(phone.get_by_text("Press → or Space to begin")).to_be_hidden()
+
+
+@pytest.mark.parametrize("key,dialog", [("?", ".help"), ("o", ".overview"), ("i", ".instructor")])
+def test_overlays_hide_the_slide_behind_them(open_page, key, dialog):
+    page = open_page(slide_path("amnesia"), width=1024, height=768)
+    page.keyboard.press(key)
+    expect(page.locator(dialog)).to_be_visible()
+    alpha = page.locator(dialog).evaluate("el => getComputedStyle(el).backgroundColor.match(/[\\d.]+/g).map(Number)[3] ?? 1")
+    assert alpha == 1, "the slide's words would show through the overlay's"
+    page.keyboard.press("Escape")  # one Esc closes it, from a field too
+    expect(page.locator(dialog)).to_be_hidden()
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1024, 768)])
+def test_the_follow_banner_leaves_the_counter_visible(open_page, width, height):
+    page = open_page(slide_path("amnesia"), width=width, height=height, is_mobile=width < 500)
+    page.wait_for_function("() => window.greatShift.follow.state !== null")  # the server's state (off) has come
+    for leading, following in [(True, True), (False, False)]:  # the longest texts: leading, and browsing with a button
+        page.evaluate("""([leading, following]) => {
+            const follow = window.greatShift.follow;
+            Object.assign(follow, { state: { on: true, n: 3, demo: null }, leading, following });
+            follow.render();
+        }""", [leading, following])
+        banner = page.locator(".follow-banner").bounding_box()
+        for control in (".counter", ".control-next", ".control-help"):
+            box = page.locator(control).bounding_box()
+            apart = (banner["x"] + banner["width"] <= box["x"] or box["x"] + box["width"] <= banner["x"]
+                     or banner["y"] + banner["height"] <= box["y"] or box["y"] + box["height"] <= banner["y"])
+            assert apart, f"the follow banner covers {control} at {width}×{height}"

@@ -1,5 +1,6 @@
 // The deck's windows on one machine (the slides, the presenter view) talk over one BroadcastChannel.
-// Messages: {type: "slide", n}, {type: "demo", n, state}, {type: "goto", n}, {type: "blank"}, {type: "hello"}.
+// Messages: {type: "slide", n}, {type: "demo", n, state}, {type: "picture", n, html, css} (a slide as
+// the slides window shows it, and the styles that page added to itself), {type: "goto", n}, {type: "blank"}, {type: "hello"}.
 
 export const CHANNEL_NAME = "great-shift-deck";
 

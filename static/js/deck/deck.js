@@ -10,11 +10,14 @@ export class Deck extends EventTarget {
     this.index = Number(root.dataset.current) - 1;
     this.onPopState = this.onPopState.bind(this);
     window.addEventListener("popstate", this.onPopState);
+    // A static export addresses slides as #/n (a file on disk has no /slides/n); typing another
+    // #/n in the address bar moves there too.
+    this.onHashChange = this.onHashChange.bind(this);
+    window.addEventListener("hashchange", this.onHashChange);
+    const fromHash = this.slideNumberForHash();
+    if (fromHash) this.goTo(fromHash, { push: false });
     // Remember the first slide in history so Back returns to it.
     history.replaceState({ n: this.index + 1 }, "", location.href);
-    // A static export addresses slides as #/n (a file on disk has no /slides/n).
-    const fromHash = /^#\/(\d+)$/.exec(location.hash);
-    if (fromHash) this.goTo(Number(fromHash[1]), { push: false });
   }
 
   get total() { return this.slides.length; }
@@ -44,8 +47,19 @@ export class Deck extends EventTarget {
   last() { this.goTo(this.total); }
 
   onPopState(event) {
-    const n = event.state?.n ?? this.slideNumberForPath(location.pathname);
+    const n = event.state?.n ?? this.slideNumberForHash() ?? this.slideNumberForPath(location.pathname);
     if (n) this.goTo(n, { push: false });
+  }
+
+  // An address typed by hand (a new history entry with no state): popstate may not come with it.
+  onHashChange() {
+    const n = this.slideNumberForHash();
+    if (n) this.goTo(n, { push: false });
+  }
+
+  slideNumberForHash() {
+    const match = /^#\/(\d+)$/.exec(location.hash);
+    return match ? Number(match[1]) : null;
   }
 
   slideNumberForPath(path) {

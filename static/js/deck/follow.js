@@ -2,7 +2,7 @@
 // every other page follows them over Server-Sent Events, until the student moves on their own
 // (then R or the banner's button rejoins). A dropped connection reconnects by itself, and the
 // server sends the current state first, so a student catches up at once.
-import { postJSON } from "../demos/api.js";
+import { instructorToken, postJSON } from "../demos/api.js";
 
 const LEADING_KEY = "great-shift-leading"; // per tab: only the tab that switched follow on leads
 
@@ -24,16 +24,28 @@ export class Follow {
     this.onDemoState = this.onDemoState.bind(this);
     deck.addEventListener("slidechange", this.onSlideChange);
     deck.root.addEventListener("demostate", this.onDemoState);
-    if (!deck.root.dataset.followEventsUrl) return; // a static copy: no server to follow
-    this.source = new EventSource(deck.root.dataset.followEventsUrl);
+    this.source = null;
+    this.connect();
+  }
+
+  // The stream of the lecturer's moves. The lecturer's own tabs (leading, or in the browser that
+  // holds the token) say so, so that the presenter view's count of students leaves them out; the
+  // token itself is not sent (a student who did the same would only go uncounted).
+  connect() {
+    const url = this.deck.root.dataset.followEventsUrl;
+    if (!url) return; // a static copy: no server to follow
+    this.source?.close();
+    this.source = new EventSource(this.leading || instructorToken.get() ? `${url}?lecturer` : url);
     this.source.addEventListener("follow", (event) => this.onState(JSON.parse(event.data)));
   }
 
   async setLeading(on) {
     await postJSON(this.url, { on, n: this.deck.n, demo: null });
+    const changed = this.leading !== on;
     this.leading = on;
     if (on) sessionStorage.setItem(LEADING_KEY, "1");
     else sessionStorage.removeItem(LEADING_KEY);
+    if (changed) this.connect();
     if (on) this.postCurrentDemo();
     this.render();
   }
@@ -49,6 +61,7 @@ export class Follow {
     if (!state.on && this.leading) { // switched off elsewhere
       this.leading = false;
       sessionStorage.removeItem(LEADING_KEY);
+      this.connect();
     }
     this.render();
     if (state.on && !this.leading && this.following) this.apply();

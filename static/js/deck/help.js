@@ -3,8 +3,10 @@ import { Dialog } from "./dialog.js";
 import { KEYMAP, keyLabel } from "./keyboard.js";
 
 export class Help {
-  constructor(deck) {
-    this.element = deck.root.querySelector(".help");
+  // `root`: the page holding a `.help` overlay; `keymap`: what it lists (the deck's by default).
+  constructor(root, keymap = KEYMAP) {
+    this.element = root.querySelector(".help");
+    this.keymap = keymap;
     this.dialog = new Dialog(this.element);
     this.render();
   }
@@ -13,7 +15,7 @@ export class Help {
 
   render() {
     const body = this.element.querySelector("tbody");
-    body.replaceChildren(...KEYMAP.map(({ keys, label }) => {
+    body.replaceChildren(...this.keymap.map(({ keys, label }) => {
       const row = document.createElement("tr");
       const keyCell = document.createElement("th");
       keyCell.scope = "row";

@@ -28,6 +28,7 @@ export class InstructorPanel {
     this.warmButton.addEventListener("click", this.onWarm);
     this.onCsv = this.downloadCsv.bind(this);
     this.csvButton?.addEventListener("click", this.onCsv);
+    if (this.statusUrl) this.check(); // the lecturer's controls (.instructor-only) show from the start
   }
 
   get isOpen() { return this.dialog.isOpen; }
@@ -64,6 +65,7 @@ export class InstructorPanel {
           ? "Not recognised: enter the server's instructor token."
           : "Without a token set on the server, only the server's own machine is the instructor.";
       this.element.dataset.instructor = String(body.instructor);
+      document.body.dataset.instructor = String(body.instructor); // shows or hides .instructor-only
       this.followBox.disabled = this.warmButton.disabled = !body.instructor;
       if (this.csvButton) this.csvButton.disabled = !body.instructor;
       // The polls show their controls to the instructor only.

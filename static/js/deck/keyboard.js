@@ -48,12 +48,13 @@ function keepsItsKey(target, name) {
 }
 
 export class Keyboard {
-  // `actions` maps each KEYMAP action to a function; `modals` get keys first while open (their
+  // `actions` maps each key map action to a function; `modals` get keys first while open (their
   // onKey returns true for a key it handled).
-  constructor(actions, modals) {
+  // `keymap`: the deck's by default; the presenter window has its own.
+  constructor(actions, modals, keymap = KEYMAP) {
     this.actions = actions;
     this.modals = modals;
-    this.bindings = new Map(KEYMAP.flatMap(({ action, keys }) => keys.map((key) => [key, action])));
+    this.bindings = new Map(keymap.flatMap(({ action, keys }) => keys.map((key) => [key, action])));
     this.onKeyDown = this.onKeyDown.bind(this);
     document.addEventListener("keydown", this.onKeyDown);
   }

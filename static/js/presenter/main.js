@@ -1,11 +1,30 @@
 // The presenter window: follows the slides window over the BroadcastChannel, shows the
-// current slide's notes and demo status, the next slide, and the time. Keys move both windows.
+// current slide's notes and demo status, pictures of the current and next slide, the time and
+// how many students follow. Keys move both windows and scroll the notes.
 import { openChannel } from "../deck/channel.js";
 import { GoTo } from "../deck/goto.js";
+import { Help } from "../deck/help.js";
 import { Keyboard } from "../deck/keyboard.js";
 import { getJSON } from "../demos/api.js";
 import { Polls } from "../demos/poll.js";
+import { Audience } from "./audience.js";
+import { SlidePicture, plainSlideHtml } from "./picture.js";
 import { Timer } from "./timer.js";
+
+// The presenter window's keys (its `?` lists them). PageUp and PageDown move slides, as in the
+// slides window, since presentation clickers send them.
+const PRESENTER_KEYMAP = [
+  { action: "next", keys: ["ArrowRight", "Space", "PageDown", "N"], label: "Next slide (both windows)" },
+  { action: "prev", keys: ["ArrowLeft", "Shift+Space", "PageUp", "P"], label: "Previous slide (both windows)" },
+  { action: "first", keys: ["Home"], label: "First slide" },
+  { action: "last", keys: ["End"], label: "Last slide" },
+  { action: "goto", keys: ["G"], label: "Go to slide: type its number, then Enter" },
+  { action: "notesDown", keys: ["ArrowDown", "J"], label: "Scroll the notes down" },
+  { action: "notesUp", keys: ["ArrowUp", "K"], label: "Scroll the notes up" },
+  { action: "blank", keys: ["B", "."], label: "Blank the audience's screen / bring it back" },
+  { action: "help", keys: ["?"], label: "This list of keys" },
+];
+const NOTES_STEP = 0.4; // of the notes pane's height per key press
 
 class PresenterView {
   constructor(root) {
@@ -16,11 +35,14 @@ class PresenterView {
     this.title = root.querySelector(".presenter-title");
     this.position = root.querySelector(".presenter-n");
     this.notes = root.querySelector(".presenter-notes");
-    this.preview = root.querySelector(".presenter-preview");
     this.demoLine = root.querySelector(".presenter-demo");
     this.demoName = root.querySelector(".presenter-demo-name");
     this.demoStatus = root.querySelector(".presenter-demo-status");
     this.demoProgress = root.querySelector(".presenter-demo-progress");
+    this.nowPicture = new SlidePicture(root.querySelector(".presenter-picture-now"));
+    this.nextPicture = new SlidePicture(root.querySelector(".presenter-picture-next"));
+    this.nextTitle = root.querySelector(".presenter-next-title");
+    this.pictures = new Map(); // slide number → {html, css}: the slide as the slides window last showed it
     this.notesHtml = null; // slide number -> its notes, once the server has given them
     this.notesMessage = "Loading the speaker notes…";
     this.polls = new Polls(root, root.dataset.instructorUrl);
@@ -62,6 +84,10 @@ class PresenterView {
     this.notes.scrollTop = 0;
   }
 
+  scrollNotes(direction) {
+    this.notes.scrollBy({ top: direction * NOTES_STEP * this.notes.clientHeight, behavior: "instant" });
+  }
+
   // The same surface as the Deck, so the key map and the go-to prompt work here too.
   goTo(n) {
     const target = Math.min(Math.max(Math.round(n), 1), this.total);
@@ -84,15 +110,29 @@ class PresenterView {
     this.polls.show(slide.dataset.demo); // the class's answers to this slide's poll, live
     this.polls.boxes.forEach((box, demo) => { box.element.hidden = demo !== slide.dataset.demo; });
     this.showNotes();
-    const next = this.slides[n];
-    if (next) {
-      const heading = document.createElement("h3");
-      heading.textContent = `${next.dataset.n}. ${next.dataset.title}`;
-      this.preview.replaceChildren(heading, ...next.querySelector(".presenter-slide-body").cloneNode(true).childNodes);
-    } else {
-      this.preview.textContent = "This is the last slide.";
-    }
+    this.showPictures();
     document.title = `Presenter · ${n}/${this.total} · ${slide.dataset.title}`;
+  }
+
+  // The slides window's pictures where it sent them, the slide's words alone until then.
+  showPictures() {
+    this.showPicture(this.n);
+    const next = this.slides[this.n];
+    this.nextTitle.textContent = next ? `${next.dataset.n}. ${next.dataset.title}` : "This is the last slide.";
+    if (next) this.showPicture(this.n + 1);
+    else this.nextPicture.clear();
+  }
+
+  showPicture(n) {
+    const { html, css } = this.pictures.get(n) ?? { html: plainSlideHtml(this.slides[n - 1]), css: "" };
+    const title = this.slides[n - 1].dataset.title;
+    if (n === this.n) this.nowPicture.show(html, `Slide ${n} as the audience sees it: ${title}`, css);
+    else if (n === this.n + 1) this.nextPicture.show(html, `Next, slide ${n}: ${title}`, css);
+  }
+
+  onPicture({ n, html, css }) {
+    this.pictures.set(n, { html, css });
+    if (n === this.n || n === this.n + 1) this.showPicture(n);
   }
 
   showDemo(state) {
@@ -110,7 +150,8 @@ class PresenterView {
   }
 
   onMessage(message) {
-    if (message.type === "slide" && message.n !== this.n) this.show(message.n);
+    if (message.type === "picture") this.onPicture(message);
+    else if (message.type === "slide" && message.n !== this.n) this.show(message.n);
     else if (message.type === "demo" && message.n === this.n) {
       this.showDemo(message.state);
       if (message.state?.status === "done") this.polls.judge(message.state.demo, message.state.params);
@@ -121,13 +162,18 @@ class PresenterView {
 const root = document.getElementById("presenter");
 const view = new PresenterView(root);
 const goTo = new GoTo({ root, total: view.total, goTo: (n) => view.goTo(n) });
+const help = new Help(root, PRESENTER_KEYMAP);
 new Keyboard({
   next: () => view.next(),
   prev: () => view.prev(),
   first: () => view.first(),
   last: () => view.last(),
   goto: () => goTo.open(),
+  notesDown: () => view.scrollNotes(1),
+  notesUp: () => view.scrollNotes(-1),
   blank: () => view.channel.postMessage({ type: "blank" }),
-}, [goTo]);
+  help: () => help.toggle(),
+}, [help, goTo], PRESENTER_KEYMAP);
 new Timer(root);
+new Audience(root);
 window.greatShiftPresenter = view;

@@ -44,7 +44,7 @@ class CacheStatus {
     this.slides = [...deckRoot.querySelectorAll(".slide")].map((slide) => ({
       n: slide.dataset.n, demo: slide.querySelector(".demo").dataset.demo,
     }));
-    this.box = element("div", "cache-status");
+    this.box = element("div", "cache-status instructor-only"); // the lecturer's: demo ids, cache, warming
     this.heading = element("p", "cache-status-heading", "Demos in this deck");
     this.chips = element("ol", "cache-chips");
     this.warmButton = element("button", "cache-warm", "Warm all demos");
