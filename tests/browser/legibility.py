@@ -35,9 +35,9 @@ MEASURE = """(slideId) => {
   const px = (el) => parseFloat(getComputedStyle(el).fontSize);
   const name = (el) => {
     const plotly = el.closest('.gtitle, .g-xtitle, .g-ytitle, .g-x2title, .g-y2title, .xtick, .ytick, .legendtext, .annotation, .textpoint, .bartext, .cbtitle, .cbaxis');
-    const kind = plotly ? [...plotly.classList].find((c) => !c.startsWith('js-')) : el.tagName.toLowerCase();
-    const owner = el.closest('[class]');
-    return `${kind}${owner && owner !== el && !plotly ? '.' + owner.classList[0] : ''}`;
+    if (plotly) return [...plotly.classList].find((c) => !c.startsWith('js-'));
+    const owner = el.closest('[class]'); // the element's class, or its nearest ancestor's
+    return `${el.tagName.toLowerCase()}${owner ? '.' + owner.classList[0] : ''}`;
   };
   const items = [];
   const charts = [...output.querySelectorAll('.js-plotly-plot')];
