@@ -3,8 +3,9 @@ each piece is in on-screen pixels, whether two pieces overlap, whether a piece i
 
 What counts as chart text: everything written inside the slide's `.demo-output` (where a renderer
 draws): the SVG text of every Plotly chart (titles, tick labels, axis titles, legend entries,
-annotations, bar labels) and the HTML around the charts (captions, tables, lists of answers). The
-widget's toolbar, badge and summary sit outside `.demo-output` and are not measured here.
+annotations, bar labels) and the HTML around the charts (captions, tables, lists of answers). Its
+size is checked. The rest of the demo panel (the toolbar, the badge, the summary) is the widget's
+own: its size is not checked here, but chart text must not run into it either.
 
 How a size is measured: the font size an element was given (getComputedStyle, which for SVG text
 includes Plotly's own sizes, and the smallest size among a text's <tspan>s, so a superscript is
@@ -28,6 +29,7 @@ OUTSIDE_PX = 1
 
 MEASURE = """(slideId) => {
   const slide = document.getElementById(slideId);
+  const panel = slide.querySelector('.demo');
   const output = slide.querySelector('.demo-output');
   const canvasScale = slide.getBoundingClientRect().width / slide.offsetWidth;
   const rect = (r) => [[r.left, r.top], [r.right, r.top], [r.right, r.bottom], [r.left, r.bottom]];
@@ -53,11 +55,11 @@ MEASURE = """(slideId) => {
       const at = ([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
       const corners = [[box.x, box.y], [box.x + box.width, box.y], [box.x + box.width, box.y + box.height], [box.x, box.y + box.height]];
       const sizes = [text, ...text.querySelectorAll('tspan')].filter((t) => [...t.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())).map(px);
-      items.push({ text: words, kind: name(text), chart: index, px: Math.min(...sizes) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)),
+      items.push({ text: words, kind: name(text), chart: index, chartText: true, px: Math.min(...sizes) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)),
                    boxes: [corners.map(at)], within: bounds });
     }
   });
-  const walker = document.createTreeWalker(output, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
     const words = node.textContent.trim();
@@ -68,9 +70,9 @@ MEASURE = """(slideId) => {
     if (!boxes.length) continue;
     // The nearest box that clips it sideways (overflow other than visible): the text must fit inside.
     let clip = el;
-    while (clip !== output && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
-    const c = clip === output ? { left: 0, right: innerWidth } : clip.getBoundingClientRect();
-    items.push({ text: words, kind: name(el), chart: null, px: px(el) * canvasScale, boxes,
+    while (clip !== panel && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+    const c = clip === panel ? { left: 0, right: innerWidth } : clip.getBoundingClientRect();
+    items.push({ text: words, kind: name(el), chart: null, chartText: output.contains(el), px: px(el) * canvasScale, boxes,
                  within: rect({ left: Math.max(0, c.left), right: Math.min(innerWidth, c.right), top: -1e9, bottom: 1e9 }) });
   }
   return { items, canvasScale, viewport: [innerWidth, innerHeight] };
@@ -82,6 +84,7 @@ class Text:
     text: str
     kind: str  # e.g. "xtick", "legendtext", "gtitle", "span.amnesia-caption"
     chart: int | None  # which chart of the output (None: HTML text)
+    chartText: bool  # inside .demo-output, so its size is checked (else the widget's: overlaps only)
     px: float  # on-screen font size
     boxes: list  # convex quadrilaterals, each four (x, y) corners on screen
     within: list  # what it must stay inside: its chart; HTML text, the screen's width and the box that clips it
@@ -92,7 +95,7 @@ class Text:
 
 
 def measure(page, slide_id: str) -> list[Text]:
-    """Every visible piece of text in the demo output of the slide with this element id."""
+    """Every visible piece of text in the demo panel of the slide with this element id."""
     return [Text(**item) for item in page.evaluate(MEASURE, slide_id)["items"]]
 
 
@@ -128,7 +131,7 @@ def problems(texts: list[Text]) -> list[str]:
     """What a reader would notice: text under MIN_PX, two texts on top of each other, text cut off."""
     found = []
     for t in texts:
-        if t.px < MIN_PX - 0.05:
+        if t.chartText and t.px < MIN_PX - 0.05:
             found.append(f"{t} is {t.px:.1f} px (under {MIN_PX})")
         reach = max(_outside(box, t.within) for box in t.boxes)
         if reach > OUTSIDE_PX:
