@@ -75,7 +75,8 @@ MEASURE = """(slideId) => {
     items.push({ text: words, kind: name(el), chart: null, chartText: output.contains(el), px: px(el) * canvasScale, boxes,
                  within: rect({ left: Math.max(0, c.left), right: Math.min(innerWidth, c.right), top: -1e9, bottom: 1e9 }) });
   }
-  return { items, canvasScale, viewport: [innerWidth, innerHeight] };
+  const error = slide.querySelector('.demo-error');
+  return { items, error: error && shown(error) ? error.textContent : null };
 }"""
 
 
@@ -94,9 +95,11 @@ class Text:
         return f"{self.kind} {shown!r}"
 
 
-def measure(page, slide_id: str) -> list[Text]:
-    """Every visible piece of text in the demo panel of the slide with this element id."""
-    return [Text(**item) for item in page.evaluate(MEASURE, slide_id)["items"]]
+def measure(page, slide_id: str) -> tuple[list[Text], str | None]:
+    """Every visible piece of text in the demo panel of the slide with this element id, and the
+    error the demo shows, if any."""
+    found = page.evaluate(MEASURE, slide_id)
+    return [Text(**item) for item in found["items"]], found["error"]
 
 
 def _axes(box):
@@ -127,9 +130,9 @@ def _outside(box, within) -> float:
     return max(left - min(xs), max(xs) - right, top - min(ys), max(ys) - bottom, 0)
 
 
-def problems(texts: list[Text]) -> list[str]:
-    """What a reader would notice: text under MIN_PX, two texts on top of each other, text cut off."""
-    found = []
+def problems(texts: list[Text], error: str | None = None) -> list[str]:
+    """What a reader would notice: an error, text under MIN_PX, two texts on top of each other, text cut off."""
+    found = [f"the demo shows an error: {error}"] if error else []
     for t in texts:
         if t.chartText and t.px < MIN_PX - 0.05:
             found.append(f"{t} is {t.px:.1f} px (under {MIN_PX})")

@@ -87,7 +87,7 @@ def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
             page.wait_for_function(DRAWN, arg=[slide_id, EXTRA.get(slide.demo)], timeout=20_000)
             assert page.evaluate(SETTLED, slide_id), f"slide {slide.n} ({slide.demo}) at {size} never stopped moving"
             page.screenshot(path=screenshot_path(f"legibility-{size}-{slide.n:02d}-{slide.demo}.png"), full_page=True)
-            found += [f"slide {slide.n} ({slide.demo}) at {size}: {problem}" for problem in problems(measure(page, slide_id))]
+            found += [f"slide {slide.n} ({slide.demo}) at {size}: {problem}" for problem in problems(*measure(page, slide_id))]
     finally:
         context.close()
     assert not watch.errors, watch.errors
