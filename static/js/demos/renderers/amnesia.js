@@ -104,7 +104,7 @@ function drawResult(chart, result) {
   const chance = {
     type: "scatter",
     mode: "lines",
-    name: `chance ${percent(result.chance, 1)}`,
+    name: `chance (${percent(result.chance, 1)})`,
     x: [-0.5, ORDER.length - 0.5],
     y: [result.chance, result.chance],
     line: { color: colors.chance, width: 3, dash: "dot" },
