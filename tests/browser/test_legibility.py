@@ -14,6 +14,7 @@ from engine import Engine
 from slides import load_deck
 from tests.browser.conftest import PageWatch
 from tests.browser.legibility import measure, problems
+from tests.deck import slide_number
 from tests.demos.tiny import TINY
 from tests.live_server import LiveServer
 
@@ -93,3 +94,19 @@ def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
     assert not watch.errors, watch.errors
     assert not watch.outside_requests, f"requests left localhost: {watch.outside_requests}"
     assert not found, f"{len(found)} legibility problems:\n" + "\n".join(found)
+
+
+def test_a_chart_is_drawn_again_for_a_phone_when_the_window_narrows(browser, cached_server):
+    """A phone turned, or a window made narrow: the chart takes the phone's layout, not a shrunk copy."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    try:
+        page.goto(cached_server.url + address(slide_number("signal_decay"), TINY["signal_decay"]))
+        page.wait_for_function(DRAWN, arg=["slide-signal_decay", None])
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("() => document.querySelector('#slide-signal_decay .js-plotly-plot')._fullLayout.font.size === 16")
+        assert page.evaluate(SETTLED, "slide-signal_decay")
+        texts, error = measure(page, "slide-signal_decay")
+        assert not problems(texts, error), problems(texts, error)
+    finally:
+        context.close()
