@@ -1,5 +1,6 @@
-"""Can a hall read a slide's result? The text of its demo output measured as drawn on screen: how big
-each piece is in on-screen pixels, whether two pieces overlap, whether a piece is cut off.
+"""Can a hall read a slide's result? The text of its demo panel measured as drawn on screen: how big
+each piece is in on-screen pixels, whether two pieces overlap, whether a piece is cut off; and
+whether the demo shows an error instead of its result.
 
 What counts as chart text: everything written inside the slide's `.demo-output` (where a renderer
 draws): the SVG text of every Plotly chart (titles, tick labels, axis titles, legend entries,
@@ -55,7 +56,7 @@ MEASURE = """(slideId) => {
       const at = ([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
       const corners = [[box.x, box.y], [box.x + box.width, box.y], [box.x + box.width, box.y + box.height], [box.x, box.y + box.height]];
       const sizes = [text, ...text.querySelectorAll('tspan')].filter((t) => [...t.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())).map(px);
-      items.push({ text: words, kind: name(text), chart: index, chartText: true, px: Math.min(...sizes) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)),
+      items.push({ text: words, kind: name(text), chart: index, chart_text: true, px: Math.min(...sizes) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)),
                    boxes: [corners.map(at)], within: bounds });
     }
   });
@@ -72,7 +73,7 @@ MEASURE = """(slideId) => {
     let clip = el;
     while (clip !== panel && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
     const c = clip === panel ? { left: 0, right: innerWidth } : clip.getBoundingClientRect();
-    items.push({ text: words, kind: name(el), chart: null, chartText: output.contains(el), px: px(el) * canvasScale, boxes,
+    items.push({ text: words, kind: name(el), chart: null, chart_text: output.contains(el), px: px(el) * canvasScale, boxes,
                  within: rect({ left: Math.max(0, c.left), right: Math.min(innerWidth, c.right), top: -1e9, bottom: 1e9 }) });
   }
   const error = slide.querySelector('.demo-error');
@@ -85,7 +86,7 @@ class Text:
     text: str
     kind: str  # e.g. "xtick", "legendtext", "gtitle", "span.amnesia-caption"
     chart: int | None  # which chart of the output (None: HTML text)
-    chartText: bool  # inside .demo-output, so its size is checked (else the widget's: overlaps only)
+    chart_text: bool  # inside .demo-output, so its size is checked (else the widget's: overlaps only)
     px: float  # on-screen font size
     boxes: list  # convex quadrilaterals, each four (x, y) corners on screen
     within: list  # what it must stay inside: its chart; HTML text, the screen's width and the box that clips it
@@ -134,7 +135,7 @@ def problems(texts: list[Text], error: str | None = None) -> list[str]:
     """What a reader would notice: an error, text under MIN_PX, two texts on top of each other, text cut off."""
     found = [f"the demo shows an error: {error}"] if error else []
     for t in texts:
-        if t.chartText and t.px < MIN_PX - 0.05:
+        if t.chart_text and t.px < MIN_PX - 0.05:
             found.append(f"{t} is {t.px:.1f} px (under {MIN_PX})")
         reach = max(_outside(box, t.within) for box in t.boxes)
         if reach > OUTSIDE_PX:
