@@ -18,6 +18,7 @@ function modelLines(data, name, color) {
     line: { color, width: 1.5, dash: DASHES[name] },
     opacity: 0.35,
     showlegend: false,
+    legendgroup: name, // hidden and shown with its model's line
     hoverinfo: "skip",
   }));
   return [...seeds, {
