@@ -14,14 +14,26 @@ export function textColors() {
   return Object.fromEntries(MODELS.map((name) => [name, style.getPropertyValue(`--text-${name}`).trim() || undefined]));
 }
 
-const BASE_LAYOUT = {
-  font: { family: "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif", size: 16, color: "#16181d" },
-  margin: { l: 64, r: 16, t: 36, b: 56 },
-  paper_bgcolor: "rgba(0,0,0,0)",
-  plot_bgcolor: "rgba(0,0,0,0)",
-  legend: { orientation: "h", y: -0.25 },
-  hoverlabel: { font: { size: 16 } },
-};
+// Text sizes in the units the chart is drawn in. The 1280×720 canvas is shown at 0.8 on a 1024×768
+// projector, so 20 canvas pixels are 16 on the screen; a phone's flowing column is not scaled.
+export const PHONE = window.matchMedia("(max-width: 760px)");
+const FONT_SIZE = { canvas: 20, phone: 16 };
+
+export function onPhone() {
+  return PHONE.matches;
+}
+
+function baseLayout() {
+  const size = onPhone() ? FONT_SIZE.phone : FONT_SIZE.canvas;
+  return {
+    font: { family: "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif", size, color: "#16181d" },
+    margin: { l: 64, r: 16, t: 36, b: 56 },
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+    legend: { orientation: "h", y: -0.25 },
+    hoverlabel: { font: { size } },
+  };
+}
 
 // No toolbar (it covered legends and its buttons were unreachable by keyboard), and none of
 // Plotly's links to its cloud service ("Edit in Chart Studio", "Share"): nothing leaves the room.
@@ -53,14 +65,45 @@ export function loadPlotly() {
   return plotlyLoading;
 }
 
+// `overrides` deep-merged into `base`: objects key by key, anything else replaced.
+function merge(base, overrides) {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(overrides ?? {})) {
+    const both = value && typeof value === "object" && !Array.isArray(value) && base?.[key] && typeof base[key] === "object";
+    out[key] = both ? merge(base[key], value) : value;
+  }
+  return out;
+}
+
+// The layout for this screen: `layout.phone` holds what changes on a phone (a legend below, fewer
+// ticks, shorter titles, a taller chart). Every axis makes room for its labels and title itself.
+function layoutFor(layout) {
+  const { phone, ...wide } = layout;
+  const chosen = onPhone() ? merge(wide, phone) : wide;
+  const base = baseLayout();
+  const merged = { ...base, ...chosen, font: { ...base.font, ...chosen.font } };
+  for (const key of Object.keys(merged)) {
+    if (/^[xy]axis\d*$/.test(key)) merged[key] = { automargin: true, ...merged[key] };
+  }
+  return merged;
+}
+
 // Draw (or redraw in place) a chart into `element`, and give it a text alternative. Returns a
-// promise when Plotly is still loading.
+// promise when Plotly is still loading. `layout.phone`: changes for a phone's screen (see layoutFor);
+// the chart is drawn again when the screen crosses the phone width (a phone turned, a window resized).
 export function plot(element, traces, layout = {}) {
-  const merged = { ...BASE_LAYOUT, ...layout, font: { ...BASE_LAYOUT.font, ...layout.font } };
+  element.chartArgs = [traces, layout];
+  const merged = layoutFor(layout);
   describeChart(element, traces, merged);
   if (window.Plotly) return window.Plotly.react(element, traces, merged, CONFIG);
   return loadPlotly().then((Plotly) => Plotly.react(element, traces, merged, CONFIG));
 }
+
+PHONE.addEventListener("change", () => {
+  for (const chart of document.querySelectorAll(".js-plotly-plot")) {
+    if (chart.chartArgs && chart.isConnected) plot(chart, ...chart.chartArgs);
+  }
+});
 
 function axisTitle(axis) {
   const title = axis?.title;

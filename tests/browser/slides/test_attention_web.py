@@ -1,5 +1,5 @@
 """The attention web slide in Chromium: arcs, Table 1, a typed sentence, refused markup."""
-
+import re
 
 from playwright.sync_api import expect
 
@@ -13,7 +13,8 @@ def test_draws_the_attention_arcs_and_the_complexity_table(open_page, screenshot
     run_and_plot(demo)
     expect(demo.locator(".attn-complexity")).to_contain_text("O(n²·d) = 6,400")
     expect(demo.locator(".attn-complexity")).to_contain_text("O(n·d²) = 40,960")
-    expect(demo.locator(".attn-complexity caption")).to_contain_text("Vaswani et al. (2017)")
+    expect(demo.locator(".attn-complexity")).to_contain_text("n = 10, d = 64")
+    expect(demo.locator(".attn-complexity")).to_have_attribute("title", re.compile(r"^Vaswani et al\. \(2017\)"))
     expect(demo.locator(".js-plotly-plot .xtick text")).to_have_count(10)
     expect(demo.locator(".demo-summary")).to_contain_text("attends most to")
     arcs = "#slide-attention_web .js-plotly-plot .scatterlayer path.js-line"

@@ -13,10 +13,11 @@ def test_draws_accuracy_by_distance_and_the_digits_held(open_page, screenshot_pa
     expect(chart).to_have_count(1)
     legend = chart.locator(".legend")
     expect(legend.locator(".traces")).to_have_count(4)  # two LSTM widths, the Transformer, chance
-    for name in ("width 4: holds", "width 16: holds", "Transformer width 32: holds", "chance (10%)"):
+    for name in ("LSTM, width 4", "LSTM, width 16", "Transformer", "chance (10%)"):
         expect(legend).to_contain_text(name)
     expect(chart.locator(".xtick text")).to_have_text([str(d) for d in range(1, 9)])  # 1 to N back
-    expect(chart.locator(".x2tick text")).to_have_text(["w 4", "w 16", "T 32"])  # the digits-held bars
+    for bar in ("width 4", "width 16", "Transformer"):  # the digits-held bars, each named beside it
+        expect(chart.locator(".y2tick text", has_text=bar)).to_have_count(1)
     expect(chart.locator(".bars .point")).to_have_count(3)
     summary = widget.locator(".demo-summary")
     expect(summary).to_contain_text("Trained until converged (at most 100 steps; seed 0), with N = 8 digits")

@@ -39,12 +39,15 @@ function answers(result) {
   return list;
 }
 
+// The training recipe behind "a fair fight": folded away, so the charts keep the room.
 function budget(result) {
   const b = result.budget;
   const sizes = ORDER.map((name) => `${result.models[name].label} ${thousands(result.models[name].parameters)} params`).join(" · ");
-  return element("p", "amnesia-budget",
+  const details = element("details", "amnesia-budget");
+  details.append(element("summary", "", "How they were trained"), element("p", "",
     `${b.optimizer}, batch ${b.batch_size}, at most ${b.steps} steps · LSTM: ${b.lstm} · Transformer: ${b.transformer} · `
-    + `${sizes} · seeds ${result.seeds.join(", ")} · ${result.device}`);
+    + `${sizes} · seeds ${result.seeds.join(", ")} · ${result.device}`));
+  return details;
 }
 
 // Every seed's loss curve; the first seed's in the legend, the others faint behind it.
@@ -63,28 +66,40 @@ function lossTraces(models, colors) {
   })));
 }
 
-const LOSS_LAYOUT = {
-  xaxis: { domain: [0.5, 1], title: { text: "training step", standoff: 4 } },
-  yaxis: { title: { text: "loss" }, rangemode: "tozero" },
-  legend: TOP_LEGEND,
-  margin: { l: 70, r: 10, t: 40, b: 44 },
+// Accuracy (left) beside the loss curves (right); on a phone, one above the other.
+const LAYOUT = {
+  xaxis: { domain: [0.52, 1], title: { text: "training step", standoff: 4 }, nticks: 4 },
+  yaxis: { title: { text: "loss", standoff: 4 }, rangemode: "tozero", nticks: 3 },
+  xaxis2: { domain: [0, 0.38], anchor: "y2", tickangle: 0 },
+  xaxis3: { domain: [0, 0.38], anchor: "y2", overlaying: "x2", visible: false },
+  legend: { ...TOP_LEGEND, traceorder: "normal", tracegroupgap: 0 }, // one row: grouped, each group would take its own
+  margin: { l: 8, r: 8, t: 8, b: 8 },
+  phone: {
+    xaxis: { domain: [0, 1] },
+    yaxis: { domain: [0, 0.4] },
+    xaxis2: { domain: [0, 1] },
+    xaxis3: { domain: [0, 1] },
+    yaxis2: { domain: [0.6, 1] },
+  },
 };
 
 function drawResult(chart, result) {
   const colors = modelColors();
   const accuracy = {
     type: "bar",
-    x: ORDER.map((name) => result.models[name].label),
+    x: ORDER.map((name) => result.models[name].label.replace(" ", "<br>")), // two short lines, never slanted
     y: ORDER.map((name) => result.models[name].accuracy.mean),
     error_y: seedRange(ORDER.map((name) => result.models[name].accuracy), colors.baseline),
     marker: { color: ORDER.map((name) => colors[name]) },
     text: ORDER.map((name) => percent(result.models[name].accuracy.mean, 1)),
     textposition: "outside",
+    constraintext: "none", // never shrunk to fit
     cliponaxis: false,
     showlegend: false,
     xaxis: "x2",
     yaxis: "y2",
-    hovertemplate: `%{x}: %{y:.1%} right, mean of ${seedCount(result.seeds)}<extra></extra>`,
+    customdata: ORDER.map((name) => result.models[name].label),
+    hovertemplate: `%{customdata}: %{y:.1%} right, mean of ${seedCount(result.seeds)}<extra></extra>`,
   };
   const chance = {
     type: "scatter",
@@ -98,10 +113,9 @@ function drawResult(chart, result) {
     hoverinfo: "skip",
   };
   plot(chart, [...lossTraces(result.models, colors), accuracy, chance], {
-    ...LOSS_LAYOUT,
-    xaxis2: { domain: [0, 0.36], anchor: "y2" },
-    xaxis3: { domain: [0, 0.36], anchor: "y2", overlaying: "x2", range: [-0.5, ORDER.length - 0.5], visible: false },
-    yaxis2: { anchor: "x2", range: [0, 1.15], tickformat: ".0%", title: { text: `right (${seedCount(result.seeds)})` } },
+    ...LAYOUT,
+    xaxis3: { ...LAYOUT.xaxis3, range: [-0.5, ORDER.length - 0.5] },
+    yaxis2: { anchor: "x2", range: [0, 1.2], tickvals: [0, 0.5, 1], tickformat: ".0%", title: { text: `right (${seedCount(result.seeds)})`, standoff: 4 } },
   });
 }
 

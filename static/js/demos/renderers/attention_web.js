@@ -37,6 +37,7 @@ function drawArcs(chart, result, weights, focus) {
   // Each token's weight on itself, as the size of its dot.
   traces.push({
     type: "scatter", mode: "markers", x: tokens.map((_, i) => i), y: tokens.map(() => 0), showlegend: false,
+    cliponaxis: false, // a large dot at either end is drawn whole
     marker: {
       size: weights.map((row, i) => 8 + 30 * row[i]),
       color: tokens.map((_, i) => (result.unknown[i] ? colors.chance : colors.transformer)),
@@ -45,10 +46,10 @@ function drawArcs(chart, result, weights, focus) {
     hoverinfo: "text",
     text: tokens.map((t, i) => `'${t}' → itself: ${weights[i][i].toFixed(2)} (click to show its arcs only)`),
   });
-  plot(chart, traces, {
-    margin: { l: 16, r: 16, t: 4, b: 8 },
-    xaxis: tokenAxis(tokens, { range: [-0.6, tokens.length - 0.4], fixedrange: true }),
-    yaxis: { visible: false, range: [-0.08, 1.08], fixedrange: true },
+  return plot(chart, traces, {
+    margin: { l: 24, r: 24, t: 4, b: 8 },
+    xaxis: tokenAxis(tokens, { range: [-0.6, tokens.length - 0.4], fixedrange: true }, 640),
+    yaxis: { visible: false, range: [-0.2, 1.08], fixedrange: true }, // room below the dots, the largest 38 px across
     hovermode: "closest",
   });
 }
@@ -64,9 +65,9 @@ function complexityTable(complexity) {
     ["Maximum path length", attention.path, `${recurrent.path} = ${n}`],
   ];
   const table = element("table", "attn-complexity");
-  table.append(element("caption", "", `${complexity.source}; here n = ${n} tokens, d = ${complexity.d}`));
+  table.title = complexity.source; // the slide names it too
   const head = element("tr");
-  head.append(element("th"), element("th", "", attention.layer), element("th", "", recurrent.layer));
+  head.append(element("th", "attn-complexity-nd", `n = ${n}, d = ${complexity.d}`), element("th", "", attention.layer), element("th", "", recurrent.layer));
   table.append(head);
   for (const [name, ...cells] of rows) {
     const tr = element("tr");
@@ -102,15 +103,15 @@ export function render(output, result) {
   function redraw() {
     const weights = result.all_weights[state.layer - 1][state.head - 1];
     chart.setAttribute("aria-label", `Attention arcs of layer ${state.layer}, head ${state.head} over the sentence: ${result.tokens.join(" ")}`);
-    drawArcs(chart, result, weights, state.focus);
+    return drawArcs(chart, result, weights, state.focus);
   }
-  redraw();
-  chart.on("plotly_click", (event) => {
+  // Plotly may still be loading: clicks are listened to once the chart is drawn.
+  Promise.resolve(redraw()).then(() => chart.on("plotly_click", (event) => {
     const point = event.points[0];
     if (point.data.mode !== "markers") return;
     state.focus = state.focus === point.pointIndex ? null : point.pointIndex;
     focus.select.value = state.focus === null ? "" : String(state.focus);
     redraw();
-  });
+  }));
 }
 

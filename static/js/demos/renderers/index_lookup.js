@@ -1,6 +1,7 @@
 // Index Lookup: accuracy against how far back the asked digit was, one line per LSTM width
 // (lighter for narrower) and one for the Transformer, each the mean over the seeds with its range,
-// beside chance; and how many digits each model holds, as bars against the digits there are.
+// beside chance; and how many digits each model holds (the mean over the seeds; the range is in
+// the tooltip), as bars against the digits there are.
 import { modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { chartIn, percent, TOP_LEGEND } from "./shared/common.js";
@@ -9,6 +10,11 @@ const MARKERS = ["circle-open", "square-open", "diamond-open", "triangle-up-open
 
 function name(model) {
   return `${model.label} width ${model.width}`;
+}
+
+// In the legend and beside the bars: the LSTMs by their width ("tuned" is on the slide), the Transformer by name.
+function shortName(model) {
+  return model.model === "transformer" ? model.label : `LSTM, width ${model.width}`;
 }
 
 function draw(chart, data) {
@@ -21,7 +27,7 @@ function draw(chart, data) {
     return {
       type: "scatter",
       mode: "lines+markers",
-      name: `${name(model)}: holds ${model.digits_held.mean.toFixed(1)}`,
+      name: shortName(model),
       x: data.distances,
       y: stats.map((s) => s.mean),
       error_y: seeds > 1 ? seedRange(stats, color) : undefined,
@@ -42,25 +48,35 @@ function draw(chart, data) {
   };
   const held = {
     type: "bar",
-    x: data.models.map((m) => (m.model === "transformer" ? `T ${m.width}` : `w ${m.width}`)),
-    y: data.models.map((m) => m.digits_held.mean),
-    error_y: seeds > 1 ? seedRange(data.models.map((m) => m.digits_held), colors.baseline) : undefined,
+    orientation: "h",
+    y: data.models.map((m) => (m.model === "transformer" ? m.label : `width ${m.width}`)),
+    x: data.models.map((m) => m.digits_held.mean),
     marker: { color: data.models.map((m) => (m.model === "transformer" ? colors.transformer : colors["lstm-tuned"])) },
     text: data.models.map((m) => m.digits_held.mean.toFixed(1)),
     textposition: "outside",
+    constraintext: "none", // never shrunk to fit
     cliponaxis: false,
     showlegend: false,
     xaxis: "x2",
     yaxis: "y2",
-    hovertemplate: "%{x}: holds %{y:.1f} digits (the last-k rule that scores the same)<extra></extra>",
+    customdata: data.models.map((m) => [name(m), m.digits_held.min.toFixed(1), m.digits_held.max.toFixed(1)]),
+    hovertemplate: "%{customdata[0]}: holds %{x:.1f} digits (the last-k rule that scores the same)"
+      + (seeds > 1 ? ", seeds %{customdata[1]} to %{customdata[2]}" : "") + "<extra></extra>",
   };
   plot(chart, [...lstms.map(line), line(data.models.find((m) => m.model === "transformer"), 0), chance, held], {
-    xaxis: { domain: [0, 0.66], title: { text: `distance back from the end (N = ${data.length})`, standoff: 4 }, dtick: 1 },
-    yaxis: { range: [0, 1.06], tickformat: ".0%", title: { text: "right", standoff: 4 } },
-    xaxis2: { domain: [0.76, 1], anchor: "y2", type: "category" },
-    yaxis2: { anchor: "x2", range: [0, data.length * 1.15], title: { text: `digits held (of ${data.length})`, standoff: 2 } },
+    xaxis: { domain: [0, 0.56], title: { text: `distance from the end (N = ${data.length})`, standoff: 4 }, dtick: data.length > 12 ? 2 : 1 },
+    yaxis: { range: [0, 1.06], tickvals: [0, 0.5, 1], tickformat: ".0%", title: { text: "right", standoff: 4 } },
+    xaxis2: { domain: [0.8, 1], anchor: "y2", range: [0, data.length * 1.3], nticks: 3, title: { text: `digits held<br>(of ${data.length})`, standoff: 4 } },
+    yaxis2: { anchor: "x2", type: "category", autorange: "reversed", ticksuffix: " " },
     legend: TOP_LEGEND,
-    margin: { l: 70, r: 8, t: 70, b: 56 },
+    margin: { l: 8, r: 8, t: 8, b: 8 },
+    // A phone: the digits held under the curves, the whole width each.
+    phone: {
+      xaxis: { domain: [0, 1], title: { text: `distance from the end<br>(N = ${data.length})` } },
+      yaxis: { domain: [0.45, 1] },
+      xaxis2: { domain: [0, 1], title: { text: `digits held (of ${data.length})` } },
+      yaxis2: { domain: [0, 0.22] },
+    },
   });
 }
 

@@ -9,12 +9,14 @@ function draw(chart, data) {
   plotAccuracyByLength(chart, data, {
     order: ["transformer", "lstm-tuned", "lstm"],
     colors,
-    markers: { transformer: "circle", "lstm-tuned": "diamond", lstm: "square" }, // shape as well as colour
-    dashed: ["lstm"],
+    // Dash and marker as well as colour: the two LSTMs' oranges are close, and chance is a dotted grey line.
+    markers: { transformer: "circle", "lstm-tuned": "diamond", lstm: "square-open" },
+    dashes: { transformer: "solid", "lstm-tuned": "dash", lstm: "dashdot" },
     baselines: [{ name: `chance (${percent(data.chance, 1)})`, y: data.lengths.map(() => data.chance), color: colors.chance }],
     xTitle: "string length (letters)",
     yTitle: `right (${seedCount(data.seeds)})`,
-    margin: { l: 76, r: 10, t: 44, b: 56 },
+    margin: { l: 8, r: 12, t: 8, b: 8 },
+    phone: { xaxis: { title: { text: "string length" } } },
   });
 }
 

@@ -6,20 +6,28 @@ import { element } from "./shared/common.js";
 
 const POLL_MS = 1000;
 
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+// What the machine is; how PyTorch was set up on it is for the instructor only.
 function factList(result) {
   const list = element("dl", "facts");
+  const cpu = element("dd", "", plural(result.cpu_cores, "core"));
+  cpu.append(element("span", "instructor-only", ` · ${plural(result.torch_threads, "thread")} for PyTorch`));
   const facts = [
-    ["Device", result.device],
-    ["PyTorch", `${result.torch} · Python ${result.python}`],
-    ["CPU", `${result.cpu_cores} cores · ${result.torch_threads} threads for PyTorch`],
+    ["Device", element("dd", "", result.device)],
+    ["PyTorch", element("dd", "", `${result.torch} · Python ${result.python}`)],
+    ["CPU", cpu],
   ];
-  if (result.gpu_name) facts.push(["GPU", `${result.gpu_name} · ${result.gpu_memory_gib} GiB · CUDA ${result.cuda_version}`]);
-  for (const [name, value] of facts) list.append(element("dt", "", name), element("dd", "", value));
+  if (result.gpu_name) facts.push(["GPU", element("dd", "", `${result.gpu_name} · ${result.gpu_memory_gib} GiB · CUDA ${result.cuda_version}`)]);
+  for (const [name, value] of facts) list.append(element("dt", "", name), value);
   return list;
 }
 
 function drawSpeed(chart, result) {
   const labels = result.matmul.map((t) => `${t.n}×${t.n}`);
+  const top = Math.max(...result.matmul.map((t) => t.gflops));
   plot(chart, [{
     type: "bar",
     x: labels,
@@ -29,29 +37,40 @@ function drawSpeed(chart, result) {
     textposition: "outside",
     hovertemplate: "%{x}: %{y:.1f} GFLOP/s<extra></extra>",
   }], {
-    title: { text: "Matrix product speed (measured)", font: { size: 16 } },
-    yaxis: { title: { text: "GFLOP/s" }, rangemode: "tozero" },
-    margin: { l: 60, r: 10, t: 36, b: 36 },
+    title: { text: "Matrix product speed", font: { size: 22 }, x: 0, xanchor: "left", xref: "paper", y: 1, yref: "container", yanchor: "top", pad: { t: 8 } },
+    xaxis: { title: { text: "matrix size", standoff: 4 } },
+    yaxis: { title: { text: "GFLOP/s", standoff: 4 }, range: [0, top * 1.3], nticks: 4 }, // room for the labels above the bars
+    margin: { l: 10, r: 10, t: 44, b: 10 },
   });
 }
 
-// The deck's demos as small chips: slide number, demo id, and its state.
+// Which demos are ready: one chip per slide, its number and a mark for its state, in words in a
+// key below and in each chip's tooltip. Demo ids are the instructor's business, not the class's.
+const STATES = {
+  cached: ["✓", "ready"],
+  frozen: ["✓", "frozen in this copy"],
+  training: ["◷", "training"],
+  cold: ["–", "not computed yet"],
+  missing: ["–", "not computed yet"],
+};
+
 class CacheStatus {
   constructor(parent) {
     const deckRoot = document.getElementById("deck");
     this.demosUrl = deckRoot.dataset.demosUrl;
     this.warmUrl = deckRoot.dataset.warmUrl;
     this.slides = [...deckRoot.querySelectorAll(".slide")].map((slide) => ({
-      n: slide.dataset.n, demo: slide.querySelector(".demo").dataset.demo,
+      n: slide.dataset.n, title: slide.dataset.title, demo: slide.querySelector(".demo").dataset.demo,
     }));
     this.box = element("div", "cache-status instructor-only"); // the lecturer's: demo ids, cache, warming
     this.heading = element("p", "cache-status-heading", "Demos in this deck");
     this.chips = element("ol", "cache-chips");
-    this.warmButton = element("button", "cache-warm", "Warm all demos");
+    this.key = element("p", "cache-key", "✓ ready · ◷ training · – not yet");
+    this.warmButton = element("button", "cache-warm instructor-only", "Warm all demos");
     this.warmButton.type = "button";
     this.message = element("p", "cache-message");
     this.message.setAttribute("role", "status");
-    this.box.append(this.heading, this.chips, this.warmButton, this.message);
+    this.box.append(this.heading, this.chips, this.key, this.warmButton, this.message);
     parent.append(this.box);
     this.timer = null;
     this.onWarm = this.warm.bind(this);
@@ -74,7 +93,7 @@ class CacheStatus {
       return;
     }
     const byId = new Map(demos.map((demo) => [demo.id, demo]));
-    this.chips.replaceChildren(...this.slides.map(({ n, demo }) => this.chip(n, demo, byId.get(demo))));
+    this.chips.replaceChildren(...this.slides.map((slide) => this.chip(slide, byId.get(slide.demo))));
     const cached = this.slides.filter(({ demo }) => byId.get(demo)?.cached).length;
     this.heading.textContent = `Demos in this deck: ${cached} of ${this.slides.length} ${this.demosUrl ? "cached" : "frozen in this copy"}`;
     const running = demos.some((demo) => demo.job);
@@ -82,15 +101,17 @@ class CacheStatus {
     if (running) this.timer = setTimeout(() => this.refresh(), POLL_MS);
   }
 
-  chip(n, demoId, demo) {
+  chip({ n, title, demo: demoId }, demo) {
     const chip = element("li", "cache-chip");
-    let state = "missing", label = "not built yet";
-    if (demo?.job) [state, label] = ["training", `${demo.job.status} ${Math.round(demo.job.progress * 100)}%`];
-    else if (demo?.cached) [state, label] = ["cached", demo.frozen ? "frozen" : "cached"];
-    else if (demo) [state, label] = ["cold", "not cached"];
-    chip.dataset.state = state;
-    chip.title = `Slide ${n}: ${demoId} (${label})`;
-    chip.append(element("span", "cache-chip-n", n), element("span", "cache-chip-id", demoId), element("span", "cache-chip-state", label));
+    let state = "missing";
+    if (demo?.job) state = "training";
+    else if (demo?.cached) state = demo.frozen ? "frozen" : "cached";
+    else if (demo) state = "cold";
+    const [mark, words] = STATES[state];
+    const done = state === "training" ? ` ${Math.round(demo.job.progress * 100)}%` : "";
+    chip.dataset.state = state === "frozen" ? "cached" : state;
+    chip.title = `Slide ${n}, ${title}: ${words}${done} (demo ${demoId})`;
+    chip.append(element("span", "cache-chip-n", n), element("span", "cache-chip-state", `${mark}${done}`));
     return chip;
   }
 
@@ -107,11 +128,10 @@ export function render(output, result) {
   const layout = element("div", "system-check");
   const left = element("div", "system-check-machine");
   left.append(factList(result));
-  const chart = chartElement(left, "demo-chart system-check-chart");
   layout.append(left);
   output.append(layout);
-  drawSpeed(chart, result);
-  output.cacheStatus = new CacheStatus(layout);
+  output.cacheStatus = new CacheStatus(left);
+  drawSpeed(chartElement(layout, "demo-chart system-check-chart"), result);
   output.cacheStatus.refresh();
 }
 

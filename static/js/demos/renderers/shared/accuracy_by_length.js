@@ -18,11 +18,12 @@ export function seedRange(stats, color) {
   };
 }
 
-// `style`: order (the models, in legend order), colors and markers (per model), dashed (models drawn
-// dashed), baselines ([{name, y (one per length), color, dash}]), xTitle, yTitle, margin, legend
-// (changes to the legend above the chart), and hover(point): more lines for a point's tooltip.
+// `style`: order (the models, in legend order), colors and markers (per model; an "-open" marker is
+// drawn hollow), dashed (models drawn dashed) or dashes (a dash per model), baselines ([{name, y (one
+// per length), color, dash}]), xTitle, yTitle, margin, legend (changes to the legend above the chart),
+// phone (changes to the layout on a phone, see charts.js), and hover(point): more lines for a point's tooltip.
 export function plotAccuracyByLength(chart, data, style) {
-  const { order, colors, markers, dashed = [], baselines = [], hover, xTitle, yTitle, margin, legend } = style;
+  const { order, colors, markers, dashed = [], dashes = {}, baselines = [], hover, xTitle, yTitle, margin, legend, phone } = style;
   const lengths = data.lengths.map(String);
   const seeds = data.seeds?.length ?? 1;
   const lines = order.map((name) => {
@@ -36,8 +37,8 @@ export function plotAccuracyByLength(chart, data, style) {
       y: stats.map((s) => s.mean),
       error_y: seeds > 1 ? seedRange(stats, colors[name]) : undefined,
       customdata: points.map((p) => [percent(p.accuracy.min), percent(p.accuracy.max), hover ? hover(p) : ""]),
-      line: { color: colors[name], width: 4, dash: dashed.includes(name) ? "dash" : "solid" },
-      marker: { color: colors[name], size: 13, symbol: markers[name] },
+      line: { color: colors[name], width: 4, dash: dashes[name] ?? (dashed.includes(name) ? "dash" : "solid") },
+      marker: { color: colors[name], size: 13, symbol: markers[name], line: { color: colors[name], width: 3 } },
       hovertemplate: `${data.models[name]}, length %{x}: %{y:.1%} right`
         + (seeds > 1 ? ` (seeds: %{customdata[0]} to %{customdata[1]})` : "")
         + `${hover ? "<br>%{customdata[2]}" : ""}<extra></extra>`,
@@ -59,5 +60,6 @@ export function plotAccuracyByLength(chart, data, style) {
     yaxis: { range: [-0.04, 1.08], tickformat: ".0%", title: { text: yTitle, standoff: 4 } },
     legend: { ...TOP_LEGEND, ...legend },
     margin,
+    phone,
   });
 }

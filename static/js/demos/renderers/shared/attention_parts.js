@@ -1,6 +1,7 @@
 // Pieces the attention slides (6 to 9) share: layer and head pickers that switch instantly,
 // token axes, the softmax the temperature slider re-applies. Elements come from common.js,
 // text through textContent only, so a typed sentence never becomes markup.
+import { onPhone } from "../../charts.js";
 import { element } from "./common.js";
 
 export { element };
@@ -25,17 +26,18 @@ export function headPickers(result, state, onChange) {
   return box;
 }
 
-// Tokens on a numeric axis (a sentence may repeat a word), labelled by the tokens themselves;
-// slanted when the longest would not fit in its slot of a plot about `width` px wide.
+// Tokens on a numeric axis (a sentence may repeat a word), labelled by the tokens themselves at the
+// chart's text size; slanted when the longest would not fit in its slot of a plot about `width` px
+// wide (on a phone, at most the phone's width). A character is about 0.6 of the font size wide.
 export function tokenAxis(tokens, extra = {}, width = 520) {
   const longest = Math.max(...tokens.map((t) => t.length));
-  const slanted = longest * 8.5 > width / tokens.length;
+  const [size, room] = onPhone() ? [16, Math.min(width, 330)] : [20, width];
+  const slanted = longest * 0.6 * size > room / tokens.length;
   return {
     tickmode: "array",
     tickvals: tokens.map((_, i) => i),
     ticktext: tokens,
-    tickangle: slanted ? -40 : 0,
-    tickfont: { size: tokens.length > 12 ? 13 : 15 },
+    tickangle: slanted ? -45 : 0,
     showgrid: false,
     zeroline: false,
     automargin: true,
