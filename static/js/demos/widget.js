@@ -259,6 +259,7 @@ export class DemoWidget {
       }
     }
     this.setBusy(true);
+    this.settings.open = false; // the settings were accepted: the run and its result need the room
     this.state.params = params;
     try {
       const { status, body } = await postJSON(this.runUrl, force ? { ...params, force: true } : params);
@@ -363,6 +364,7 @@ export class DemoWidget {
     this.cancelButton.hidden = !this.cancelUrl;
     this.cancelButton.disabled = false;
     this.showProgress(0, "waiting for its turn", expected);
+    if (this.placeholderTime) this.placeholderTime.textContent = "Measuring now: the results appear here as they come in.";
     const ended = (status, message, badge) => {
       this.stopFollowing = null;
       this.progressBox.hidden = true;
@@ -371,6 +373,7 @@ export class DemoWidget {
       this.showBadge(badge, status);
       if (!this.result && !this.output.children.length && this.placeholder) this.output.append(this.placeholder);
       this.emit({ status: "failed", message, badge });
+      this.refreshEstimate(this.state.params ?? undefined);
     };
     this.stopFollowing = followJob(eventsUrl, {
       progress: (state) => {
