@@ -1,7 +1,7 @@
 // A Transformer learning live. While it trains: the loss curve growing and its latest
 // greedy continuation of "We" under the target, matching words marked. Afterwards a scrubber
 // goes back to any snapshot. On the canvas the sentences sit beside the chart; on a phone above it.
-import { chartElement, modelColors, plot } from "../charts.js";
+import { chartElement, modelColors, plot, resizeCharts } from "../charts.js";
 import { element } from "./shared/attention_parts.js";
 import { TOP_LEGEND } from "./shared/common.js";
 
@@ -115,5 +115,6 @@ export function render(output, result) {
     : `stopped at epoch ${result.snapshots[last].epoch}: budget spent`;
   view.footer.append(element("span", "prog-scrub-label", "Scrub back:"), scrubber, element("span", "prog-took", outcome));
   showSnapshot(view, result, last);
+  requestAnimationFrame(() => resizeCharts(output)); // the widget may show more of its toolbar once the result is drawn
 }
 
