@@ -68,7 +68,7 @@ function draw(chart, result, weights) {
     xgap: 1, ygap: 1,
   }], {
     font: { size },
-    margin: { l: 8, r: fit.sumWidth + fit.scaleWidth, t: 4, b: fit.narrow ? 3.2 * size : 4 },
+    margin: { l: 8, r: fit.sumWidth + fit.scaleWidth, t: 4, b: fit.narrow ? 3.2 * size : size }, // room for the scale's "0"
     xaxis: { tickmode: "array", tickvals: tokens.map((_, j) => j).filter((j) => fit.tokensFit || j % fit.everyNth === 0),
              ticktext: fit.tokensFit ? tokens : tokens.map((_, j) => position(j)).filter((_, j) => j % fit.everyNth === 0),
              range: [-0.5, T - 0.5], // set: the sums beside the matrix would widen it

@@ -77,12 +77,13 @@ function draw(chart, words, result, query) {
   const keysDomain = [(size.gap + size.row) / height, 1];
   const outputDomain = [0, size.row / height];
   const vmax = Math.max(...result.v.flat().map(Math.abs), ...step.output.map(Math.abs));
+  const tick = Number((0.8 * vmax).toPrecision(1)); // three ticks, −t, 0 and t: room for them on a phone too
   const scale = { colorscale: "RdBu", zmin: -vmax, zmax: vmax, zmid: 0 };
   const dims = result.v[0].map((_, d) => d + 1);
   const bars = (values, xaxis, name, color, digits, hover) => ({
     type: "bar", orientation: "h", x: values, y: ys, xaxis, yaxis: "y", name, showlegend: false,
     marker: { color }, text: values.map((v) => (v === null ? "" : signed(v, digits))), textposition: "outside",
-    cliponaxis: false, textfont: { size: size.text }, customdata: result.tokens.map((key, j) => [key, step.dots[j] ?? 0, step.scaled[j] ?? 0]),
+    cliponaxis: false, constraintext: "none", textfont: { size: size.text }, customdata: result.tokens.map((key, j) => [key, step.dots[j] ?? 0, step.scaled[j] ?? 0]),
     hovertemplate: hover,
   });
   const traces = [
@@ -97,8 +98,8 @@ function draw(chart, words, result, query) {
       hovertemplate: "value of '%{customdata}', dimension %{x}: %{z:.2f}<extra></extra>",
       colorbar: size.phone
         ? { orientation: "h", thickness: 12, lenmode: "pixels", len: chart.clientWidth - 24, x: 0.5,
-            xanchor: "center", y: -0.02, yanchor: "top", title: { text: "values", side: "left" }, nticks: 5, tickangle: 0 }
-        : { thickness: 14, len: keysDomain[1] - keysDomain[0], y: 1, yanchor: "top", nticks: 5 },
+            xanchor: "center", y: -0.02, yanchor: "top", title: { text: "values", side: "left" }, tickvals: [-tick, 0, tick], tickangle: 0 }
+        : { thickness: 14, len: keysDomain[1] - keysDomain[0], y: 1, yanchor: "top", tickvals: [-tick, 0, tick] },
     },
     {
       type: "heatmap", z: [step.output], x: dims, y: [0], xaxis: "x4", yaxis: "y2", ...scale, showscale: false,
