@@ -86,7 +86,7 @@ function drawScores(chart, data) {
   const charWidth = 0.62 * size;
   const labels = Math.max(...rows.map((row) => row.name.length)) * charWidth + 12;
   const room = Math.max(chart.clientWidth - labels - 16, 60); // the bars' width in px; their values need 5 characters more
-  chart.style.height = `${Math.ceil(rows.length * 1.35 * size + 2 * size + 12)}px`; // a row per bar and the axis title
+  chart.style.height = `${Math.ceil(rows.length * 1.35 * size + 1.5 * size + 8)}px`; // a row per bar and the axis title
   plot(chart, [{
     type: "bar",
     orientation: "h",
@@ -103,11 +103,13 @@ function drawScores(chart, data) {
     hovertemplate: "%{y}: %{x:.3f} bits per character<extra></extra>",
   }], {
     font: { size },
-    xaxis: { range: [0, Math.max(...values) * room / Math.max(room - 5 * charWidth, 1)], showticklabels: false, automargin: true,
-             title: { text: size < 20 ? "bits/char (lower is better)" : "bits per character (lower is better)", standoff: 4 } },
-    // the bars carry their values: no ticks
+    xaxis: { range: [0, Math.max(...values) * room / Math.max(room - 5 * charWidth, 1)], showticklabels: false },
     yaxis: { autorange: "reversed", automargin: true },
-    margin: { l: 8, r: 16, t: 4, b: 4 },
+    margin: { l: 8, r: 16, t: 4, b: Math.ceil(1.5 * size) },
+    annotations: [{ // the axis's title, under the bars (which carry their values, so no ticks) from their right end leftwards
+      xref: "paper", yref: "paper", x: 1, xanchor: "right", y: 0, yanchor: "top", yshift: -2, showarrow: false,
+      text: size < 20 ? "bits/char (lower is better)" : "bits per character on unseen text (lower is better)",
+    }],
     showlegend: false,
   });
 }
