@@ -24,16 +24,21 @@ def test_plots_loss_against_position_with_fits_and_notes_the_missing_sweep(open_
     expect(legend.locator(".traces")).to_have_count(3)  # Transformer, LSTM, what the dashed lines are
     for name in ("Transformer", "LSTM", "fit"):
         expect(legend).to_contain_text(name)
+    markers = legend.locator(".legendpoints path.scatterpts")
+    assert len({m.get_attribute("d") for m in markers.all()}) == 2, "the two models' markers differ in shape, not only colour"
     expect(chart.locator(".xtick text").first).to_have_text("1")  # a log axis of positions from the first
     expect(chart).to_have_attribute("aria-label", re.compile(r"at character 128"))  # the whole context
 
     rows = widget.locator(".ctx-fits tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(0)).to_contain_text("Transformer")
-    formula = re.compile(r"^L\(T\) = \d+\.\d\d [+−] \d+\.\d\d·T\^−\d+\.\d\d( \(at the edge\))?$")
+    formula = re.compile(r"^L\(T\) = \d+\.\d\d [+−] \d+\.\d\d·T−\d+\.\d\d( \(at the edge\))?$")
     expect(rows.nth(0).locator(".ctx-fit-formula")).to_have_text(formula)
+    expect(rows.nth(0).locator(".ctx-formula sup")).to_have_text(re.compile(r"^−\d+\.\d\d$"))  # a raised exponent, not "^"
+    for line in rows.locator(".ctx-formula").all():  # each formula on one line
+        assert line.evaluate("f => f.getClientRects().length") == 1
     expect(rows.nth(1)).to_contain_text("LSTM")
-    expect(rows.nth(1)).to_contain_text("non-emb.")
+    expect(rows.nth(1)).to_have_attribute("title", re.compile(r"non-embedding parameters"))
     expect(widget.locator(".ctx-example")).to_contain_text("Test text: ")
 
     expect(widget.locator(".ctx-sweep-note")).to_contain_text("is part of the longer run")

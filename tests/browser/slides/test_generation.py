@@ -36,6 +36,12 @@ def test_continues_the_prompt_side_by_side_and_shows_any_characters_top_5(open_p
     scores = demo.locator(".gen-scores.js-plotly-plot")
     expect(scores.locator(".ytick text")).to_have_text(
         ["unigram counts", "bigram counts", "trigram counts", "LSTM", "Transformer"])  # bottom up
+    values = scores.locator(".bartext")
+    expect(values).to_have_text([re.compile(r"^\d\.\d\d$")] * 5)  # each bar's value, with no ticks to read it from
+    chart_box = scores.bounding_box()
+    for text in (*values.all(), scores.locator(".annotation-text")):  # the values and the axis's title fit in the chart
+        box = text.bounding_box()
+        assert chart_box["x"] <= box["x"] and box["x"] + box["width"] <= chart_box["x"] + chart_box["width"] + 1
     columns = demo.locator(".gen-model")
     expect(columns).to_have_count(2)
     expect(columns.locator(".gen-name")).to_have_text(["Transformer", "LSTM"])

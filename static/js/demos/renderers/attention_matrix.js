@@ -1,11 +1,19 @@
-// Softmax(QKᵀ/√d_k) as a heatmap, one row per token, each row's sum printed beside it
-// as computed from the weights shown. Layer, head and temperature change here at once: the
-// weights are recomputed from the model's scores, and the sums from those weights.
+// Softmax(QKᵀ/√d_k) as a heatmap with its colour scale, one row per token, each row's sum printed
+// beside it as computed from the weights shown. Layer, head and temperature change here at once: the
+// weights are recomputed from the model's scores, and the sums from those weights. Each weight is
+// printed in its cell only where the cell is big enough to hold it legibly (a short sentence on the
+// canvas); otherwise the colour scale and the hover give it.
 import { chartElement, modelColors, plot } from "../charts.js";
-import { element, headPickers, modelLabel, softmaxRow, sum, tokenAxis } from "./shared/attention_parts.js";
+import { element, headPickers, softmaxRow, sum } from "./shared/attention_parts.js";
 
 const TEMPERATURES = { min: -1, max: 1, step: 0.02 }; // log10 of the temperature, 0.1 to 10
-const CELL_TEXT_UP_TO = 12; // tokens; with more, the values are on hover only
+const ROW_HEIGHT = 1.3; // a row's height in text sizes: rows closer than this would overlap their labels
+
+// Text size in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
+// 16 on a phone, which shows the slide unscaled.
+function textSize() {
+  return matchMedia("(max-width: 760px)").matches ? 16 : 20;
+}
 
 function temperatureSlider(value, onChange) {
   const wrap = element("label", "attn-picker attn-temperature");
@@ -22,26 +30,58 @@ function temperatureSlider(value, onChange) {
   return wrap;
 }
 
+// How the matrix fits the chart's width: the columns are labelled by their tokens when those fit
+// side by side, else by their positions (and each row's label gains its position to match).
+function fitting(chart, tokens, size) {
+  const charWidth = 0.62 * size; // a generous average for the deck's sans-serif
+  const narrow = size < 20;
+  const sumWidth = 4 * charWidth + 12; // "1.00"
+  const scaleWidth = narrow ? 0 : 3 * charWidth + 40; // a vertical colour bar with "0.5" beside it
+  const rowLabel = Math.max(...tokens.map((t) => t.length)) + 3;
+  const cell = (chart.clientWidth - rowLabel * charWidth - sumWidth - scaleWidth - 12) / tokens.length;
+  const tokensFit = Math.max(...tokens.map((t) => t.length)) * charWidth + 4 <= cell;
+  const numbersFit = cell >= 4 * charWidth + 4 && chart.clientHeight / (tokens.length + 2) >= ROW_HEIGHT * size;
+  const everyNth = Math.max(1, Math.ceil((2 * charWidth + 6) / cell)); // position labels that fit side by side
+  return { narrow, sumWidth, scaleWidth, tokensFit, numbersFit, everyNth };
+}
+
 function draw(chart, result, weights) {
   const { tokens } = result;
   const T = tokens.length;
+  const size = textSize();
+  const fit = fitting(chart, tokens, size);
+  chart.style.minHeight = `${Math.ceil((T + 2) * ROW_HEIGHT * size + (fit.narrow ? 3 * size : 0))}px`; // never squeezes the labels
   const rowSums = weights.map(sum);
-  const hover = weights.map((row, i) => row.map((_, j) => (j > i ? "masked: a later token" : `'${tokens[i]}' → '${tokens[j]}'`)));
+  const masked = (i, j) => j > i;
+  const hover = weights.map((row, i) => row.map((_, j) => (masked(i, j) ? "masked: a later token" : `'${tokens[i]}' → '${tokens[j]}'`)));
+  const position = (i) => String(i + 1);
+  const colorbar = fit.narrow
+    ? { orientation: "h", thickness: 12, lenmode: "pixels", len: Math.min(200, chart.clientWidth - 110), x: 0.5,
+        xanchor: "center", y: -0.04, yanchor: "top", title: { text: "weight", side: "left" }, tickvals: [0, 0.5, 1], tickangle: 0 }
+    : { thickness: 14, len: 1, x: 1, xref: "container", xanchor: "right", tickvals: [0, 0.5, 1], ticklabelposition: "outside" };
   plot(chart, [{
     type: "heatmap", z: weights, x: tokens.map((_, j) => j), y: tokens.map((_, i) => i),
-    zmin: 0, zmax: 1, colorscale: [[0, "#ffffff"], [1, modelColors().transformer]],
-    showscale: false,
+    zmin: 0, zmax: 1, colorscale: [[0, "#ffffff"], [1, modelColors().transformer]], colorbar,
     customdata: hover, hovertemplate: "%{customdata}: %{z:.3f}<extra></extra>",
-    texttemplate: T <= CELL_TEXT_UP_TO ? "%{z:.2f}" : "", textfont: { size: 13 },
+    text: weights.map((row, i) => row.map((w, j) => (fit.numbersFit && !masked(i, j) ? w.toFixed(2) : ""))),
+    texttemplate: "%{text}",
     xgap: 1, ygap: 1,
   }], {
-    margin: { l: 8, r: 76, t: 4, b: 4 },
-    xaxis: tokenAxis(tokens, { side: "bottom", fixedrange: true }),
-    yaxis: tokenAxis(tokens, { autorange: "reversed", fixedrange: true, tickangle: 0 }),
-    annotations: rowSums.map((total, i) => ({
-      xref: "paper", yref: "y", x: 1.0, y: i, xanchor: "left", showarrow: false,
-      text: `Σ = ${total.toFixed(2)}`, font: { size: T > 12 ? 12 : 14 },
-    })),
+    font: { size },
+    margin: { l: 8, r: fit.sumWidth + fit.scaleWidth, t: 4, b: fit.narrow ? 3.2 * size : size }, // room for the scale's "0"
+    xaxis: { tickmode: "array", tickvals: tokens.map((_, j) => j).filter((j) => fit.tokensFit || j % fit.everyNth === 0),
+             ticktext: fit.tokensFit ? tokens : tokens.map((_, j) => position(j)).filter((_, j) => j % fit.everyNth === 0),
+             range: [-0.5, T - 0.5], // set: the sums beside the matrix would widen it
+             side: "top", tickangle: 0, showgrid: false, zeroline: false, automargin: true, fixedrange: true },
+    yaxis: { tickmode: "array", tickvals: tokens.map((_, i) => i),
+             ticktext: fit.tokensFit ? tokens : tokens.map((t, i) => `${t} ${position(i)}`),
+             range: [T - 0.5, -0.5], showgrid: false, zeroline: false, automargin: true, fixedrange: true },
+    annotations: [
+      { xref: "x", yref: "paper", x: T - 0.5, xshift: 6, y: 1, yanchor: "bottom", xanchor: "left", showarrow: false, text: "Σ" },
+      ...rowSums.map((total, i) => ({
+        xref: "x", yref: "y", x: T - 0.5, xshift: 6, y: i, xanchor: "left", showarrow: false, text: total.toFixed(2),
+      })),
+    ],
   });
   chart.setAttribute("aria-label", `Attention matrix of ${T} tokens; row sums ${rowSums.map((s) => s.toFixed(2)).join(", ")}`);
 }
@@ -51,8 +91,7 @@ export function render(output, result) {
   const state = { layer: result.layer, head: result.head, temperature: result.temperature };
   const box = element("div", "attn attn-matrix");
   const controls = headPickers(result, state, () => redraw());
-  controls.append(temperatureSlider(state.temperature, (t) => { state.temperature = t; redraw(); }),
-    element("span", "attn-model", modelLabel(result.model)));
+  controls.append(temperatureSlider(state.temperature, (t) => { state.temperature = t; redraw(); }));
   box.append(controls);
   const chart = chartElement(box, "demo-chart attn-matrix-chart");
   chart.setAttribute("role", "img");
@@ -65,4 +104,3 @@ export function render(output, result) {
   }
   redraw();
 }
-

@@ -1,6 +1,6 @@
 // Using the whole context (a miniature of Kaplan et al. 2020, Figure 7). Right: each
 // model's loss on test text against the character's position T (log axis, mean over the seeds,
-// each seed faint behind it), with the fitted a + b·T^−c dashed over it. Left: test loss against
+// each seed faint behind it), with the fitted a + b·T⁻ᶜ dashed over it. Left: test loss against
 // non-embedding parameters for Transformers and LSTMs of several sizes, when the result holds
 // that sweep (the longer run computes it). Under both: the fitted constants and an example of the
 // test text.
@@ -8,18 +8,39 @@ import { modelColors, plot } from "../charts.js";
 import { TOP_LEGEND, element, thousands } from "./shared/common.js";
 
 const NAMES = { transformer: "Transformer", lstm: "LSTM" };
+const EXAMPLE_CHARACTERS = 48; // of the test text: about a line of the canvas at 20 px
 const FAMILIES = {
   transformer: { name: "Transformer", color: "transformer", dash: "solid", symbol: "circle" },
   lstm: { name: "LSTM", color: "lstm", dash: "dash", symbol: "square" },
 };
 
+// Text size in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
+// 16 on a phone, which shows the slide unscaled.
+function textSize() {
+  return matchMedia("(max-width: 760px)").matches ? 16 : 20;
+}
+
 function fitted(fit, t) {
   return fit.a + fit.b * t ** -fit.c;
 }
 
+// The fit's formula in two parts: the base, and the exponent of T.
+function fitParts(fit) {
+  return [`${fit.a.toFixed(2)} ${fit.b < 0 ? "−" : "+"} ${Math.abs(fit.b).toFixed(2)}·T`, `−${fit.c.toFixed(2)}`];
+}
+
+// For Plotly's text (a tooltip): the exponent raised with Plotly's own <sup>.
 function fitText(fit) {
-  return `${fit.a.toFixed(2)} ${fit.b < 0 ? "−" : "+"} ${Math.abs(fit.b).toFixed(2)}·T^−${fit.c.toFixed(2)}`
-    + (fit.at_edge ? " (at the edge)" : "");
+  const [base, exponent] = fitParts(fit);
+  return `${base}<sup>${exponent}</sup>` + (fit.at_edge ? " (at the edge)" : "");
+}
+
+// For the page: "L(T) = a + b·T" and the exponent as a raised <sup>, on one line.
+function fitFormula(fit) {
+  const [base, exponent] = fitParts(fit);
+  const formula = element("span", "ctx-formula", `L(T) = ${base}`);
+  formula.append(element("sup", "", exponent));
+  return formula;
 }
 
 function compact(count) {
@@ -54,7 +75,8 @@ function drawPositions(chart, data) {
       })),
       {
         type: "scatter", mode: "lines+markers", name, legendgroup: model.kind,
-        x: bins.map((b) => b.x), y: bins.map((b) => b.y), line: { color, width: 4 }, marker: { color, size: 8 },
+        x: bins.map((b) => b.x), y: bins.map((b) => b.y), line: { color, width: 4 },
+        marker: { color, size: 10, symbol: FAMILIES[model.kind].symbol }, // the shape tells the two apart, not only the colour
         customdata: bins.map((b) => (b.start === b.end ? `character ${b.start}` : `characters ${b.start}–${b.end}`)),
         hovertemplate: `${name}, %{customdata}: mean %{y:.2f} bits<extra></extra>`,
       },
@@ -70,12 +92,14 @@ function drawPositions(chart, data) {
                   line: { color: colors.chance, width: 2.5, dash: "dash" }, hoverinfo: "skip" });
   }
   const ticks = [1, 2, 4, 8, 16, 32, 64, 128, 256].filter((t) => t <= data.context);
+  const size = textSize();
   plot(chart, traces, {
-    legend: { ...TOP_LEGEND, x: data.sweep ? -0.2 : 0 }, // half width: from the chart's left edge, to keep one row
-    margin: { l: 58, r: 8, t: 40, b: 50 },
-    xaxis: { type: "log", title: { text: "position T in the context", standoff: 2 }, tickvals: ticks,
+    font: { size },
+    legend: TOP_LEGEND,
+    margin: { l: 8, r: 8, t: 8, b: 8 },
+    xaxis: { type: "log", title: { text: "position T in the context", standoff: 4 }, tickvals: ticks, automargin: true,
              range: [-0.03, Math.log10(data.context) + 0.03], fixedrange: true },
-    yaxis: { title: { text: "bits per character", standoff: 4 }, fixedrange: true },
+    yaxis: { title: { text: "bits per char", standoff: 4 }, fixedrange: true, automargin: true, nticks: 5 },
   });
   const words = data.models.map((m) => `${NAMES[m.kind]} from ${m.per_token_bits[0].toFixed(2)} at character 1 to ` +
     `${m.per_token_bits.at(-1).toFixed(2)} at character ${data.context}`);
@@ -109,14 +133,15 @@ function drawSweep(chart, sweep) {
       type: "scatter", mode: "lines", name: `paper: α ${sweep.paper_alpha}`,
       x: xs, y: xs.map((n) => smallest.bits * (n / smallest.non_embedding_parameters) ** -sweep.paper_alpha),
       line: { color: colors.chance, width: 3, dash: "dot" },
-      hovertemplate: `Kaplan et al. (2020): L ∝ N^−${sweep.paper_alpha}, drawn through our smallest Transformer<extra></extra>`,
+      hovertemplate: `Kaplan et al. (2020): L ∝ N<sup>−${sweep.paper_alpha}</sup>, drawn through our smallest Transformer<extra></extra>`,
     });
   }
   plot(chart, traces, {
-    legend: { ...TOP_LEGEND, font: { size: 13 }, entrywidth: 95, entrywidthmode: "pixels" }, // two columns (the width leaves out the symbol)
-    margin: { l: 54, r: 2, t: 40, b: 50 },
-    xaxis: { type: "log", title: { text: "non-emb. parameters", standoff: 2 }, fixedrange: true },
-    yaxis: { type: "log", title: { text: "bits per character", standoff: 0 }, fixedrange: true,
+    font: { size: textSize() },
+    legend: TOP_LEGEND,
+    margin: { l: 8, r: 8, t: 8, b: 8 },
+    xaxis: { type: "log", title: { text: "non-emb. parameters", standoff: 4 }, fixedrange: true, automargin: true, nticks: 4 },
+    yaxis: { type: "log", title: { text: "bits per char", standoff: 4 }, fixedrange: true, automargin: true,
              tickformat: ".3~g", nticks: 4 },
   });
   const fits = Object.entries(sweep.fits).map(([family, fit]) => `${FAMILIES[family].name} α = ${fit.alpha.toFixed(3)}`);
@@ -126,16 +151,23 @@ function drawSweep(chart, sweep) {
 
 // ---- below: the fitted constants and an example of the text
 
+function formulaCell(fit) {
+  const cell = element("td", "ctx-fit-formula");
+  cell.append(fitFormula(fit));
+  if (fit.at_edge) cell.append(" ", element("span", "ctx-fit-edge", "(at the edge)"));
+  return cell;
+}
+
 function fitsTable(models) {
   const table = element("table", "ctx-fits");
   for (const model of models) {
     const row = element("tr", `ctx-fit--${model.kind}`);
     row.append(
       element("th", "ctx-fit-name", NAMES[model.kind]),
-      element("td", "ctx-fit-formula", `L(T) = ${fitText(model.fit)}`),
-      element("td", "ctx-fit-params", `${thousands(model.non_embedding_parameters)} non-emb. params`),
-    );
-    row.title = `${model.label}, ${compact(model.parameters)} parameters in all: fit rms ${model.fit.rmse.toFixed(3)} bits`
+      formulaCell(model.fit),
+    ); // the model's size is in the row's tooltip: a third column does not fit at this text size
+    row.title = `${model.label}, ${thousands(model.non_embedding_parameters)} non-embedding parameters, `
+      + `${compact(model.parameters)} in all: fit rms ${model.fit.rmse.toFixed(3)} bits`
       + (model.fit.at_edge ? "; the fitted exponent sits at the edge of the range tried: no power law there" : "");
     table.append(row);
   }
@@ -144,7 +176,8 @@ function fitsTable(models) {
 
 function example(data) {
   const line = element("p", "ctx-example");
-  line.append(element("span", "ctx-example-label", "Test text: "), data.example.replaceAll("\n", " ⏎ ") + " …");
+  const start = data.example.replaceAll("\n", " ⏎ ");
+  line.append(element("span", "ctx-example-label", "Test text: "), `${start.slice(0, EXAMPLE_CHARACTERS).trimEnd()} …`);
   line.title = `Windows of ${data.test_windows} × 128 characters inside ${data.test_documents} documents of ${data.corpus.source}.`;
   return line;
 }

@@ -20,6 +20,7 @@ function byKind(point) {
 
 function drawChart(chart, data) {
   const colors = modelColors();
+  const size = matchMedia("(max-width: 760px)").matches ? 16 : 20; // 16 px on a 1024×768 projector (the canvas at 0.8) and on a phone
   const counting = data.lengths.map((n) => data.baselines[String(n)].counting.mean);
   plotAccuracyByLength(chart, data, {
     order: ["lstm", "transformer-2", "transformer"],
@@ -33,8 +34,8 @@ function drawChart(chart, data) {
     hover: byKind,
     xTitle: "string length",
     yTitle: `accuracy (${seedCount(data.seeds)})`,
-    legend: { orientation: "v", x: 1.02, y: 1, xanchor: "left", yanchor: "top", font: { size: 14 } }, // beside the plot
-    margin: { l: 64, r: 170, t: 12, b: 52 },
+    legend: { font: { size } }, // above the plot, in as many rows as it needs
+    margin: { l: 4.5 * size, r: 8, t: 8, b: 3 * size }, // room for "100%" and the axis titles at this size
   });
 }
 

@@ -11,6 +11,12 @@ import { element, percent, seedCount, thousands } from "./shared/common.js";
 const MODELS = ["transformer", "lstm"];
 const REPLAY_MS = 120; // between characters when replaying: slow enough to follow the bars
 
+// Chart text in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
+// 16 on a phone, which shows the slide unscaled.
+function textSize() {
+  return matchMedia("(max-width: 760px)").matches ? 16 : 20;
+}
+
 function stopReplay(output) {
   clearInterval(output.genReplay);
   output.genReplay = null;
@@ -58,11 +64,10 @@ function modelColumn(data, kind, view) {
   score.title = `Bits per character on the test text, mean over ${seedCount(data.seeds)}`
     + ` (${model.test_bits.min.toFixed(2)} to ${model.test_bits.max.toFixed(2)})`;
   head.append(element("h2", "gen-name", model.label), score);
-  const meta = element("p", "gen-meta",
-    `${thousands(model.parameters)} params · best on validation at step ${model.best_step.join(", ")}`);
-  meta.title = `Each seed's model keeps the weights that scored best on the validation text (at most ${data.budget.steps} steps).`;
+  head.title = `${thousands(model.parameters)} parameters; each seed's model keeps the weights that scored best on the `
+    + `validation text (at most ${data.budget.steps} steps): at step ${model.best_step.join(", ")}.`; // details on hover
   const { text, buttons } = continuationText(data, kind, view);
-  column.append(head, meta, text);
+  column.append(head, text);
   column.setAttribute("aria-label", `${model.label}, ${model.test_bits.mean.toFixed(2)} bits per character on the test text`);
   return { column, text, buttons };
 }
@@ -77,21 +82,34 @@ function drawScores(chart, data) {
       value: data.baselines[name].test_bits, color: colors.baseline })),
   ];
   const values = rows.map((row) => (row.stats ? row.stats.mean : row.value));
+  const size = textSize();
+  const charWidth = 0.62 * size;
+  const labels = Math.max(...rows.map((row) => row.name.length)) * charWidth + 12;
+  const room = Math.max(chart.clientWidth - labels - 16, 60); // the bars' width in px; their values need 5 characters more
+  chart.style.height = `${Math.ceil(rows.length * 1.35 * size + 1.5 * size + 8)}px`; // a row per bar and the axis title
   plot(chart, [{
     type: "bar",
     orientation: "h",
     y: rows.map((row) => row.name),
     x: values,
-    error_x: seedRange(rows.map((row) => row.stats ?? { mean: row.value, min: row.value, max: row.value }), "#333"),
+    error_x: { ...seedRange(rows.map((row) => row.stats ?? { mean: row.value, min: row.value, max: row.value }), "#333"),
+               width: 0 }, // no end caps: one would stand like a "1" before the value
     marker: { color: rows.map((row) => row.color) },
     text: values.map((v) => v.toFixed(2)),
     textposition: "outside",
+    constraintext: "none",
+    textfont: { size },
     cliponaxis: false,
     hovertemplate: "%{y}: %{x:.3f} bits per character<extra></extra>",
   }], {
-    xaxis: { range: [0, Math.max(...values) * 1.18], title: { text: "bits per character on unseen text (lower is better)", standoff: 2 } },
-    yaxis: { autorange: "reversed" },
-    margin: { l: 130, r: 16, t: 4, b: 40 },
+    font: { size },
+    xaxis: { range: [0, Math.max(...values) * room / Math.max(room - 5 * charWidth, 1)], showticklabels: false },
+    yaxis: { autorange: "reversed", automargin: true },
+    margin: { l: 8, r: 16, t: 4, b: Math.ceil(1.5 * size) },
+    annotations: [{ // the axis's title, under the bars (which carry their values, so no ticks) from their right end leftwards
+      xref: "paper", yref: "paper", x: 1, xanchor: "right", y: 0, yanchor: "top", yshift: -2, showarrow: false,
+      text: size < 20 ? "bits/char (lower is better)" : "bits per character on unseen text (lower is better)",
+    }],
     showlegend: false,
   });
 }

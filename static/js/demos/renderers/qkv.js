@@ -1,102 +1,146 @@
-// One query word's attention, step by step, with the model's own numbers: the dot
-// product of its query with each key, the scaling by √d_k, the softmax weights (Σ = 1), and the
-// output as the weights' mix of the value vectors. Click a word to make it the query.
+// One query word's attention, step by step, with the model's own numbers: each key's dot product
+// with the query scaled by √d_k, the softmax weights (Σ = 1), and the output as the weights' mix
+// of the value vectors, on one colour scale. One row per word: the words themselves are buttons
+// beside the chart's rows (click one to make it the query); words after the query are masked.
 import { chartElement, modelColors, plot } from "../charts.js";
 import { element, sum } from "./shared/attention_parts.js";
 
-const VECTORS_TOP = 0.17; // the query and output vectors fill the chart below this; the key rows sit above
+// Text size in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
+// 16 on a phone, which shows the slide unscaled; rows a little taller than their text.
+function sizes() {
+  const phone = matchMedia("(max-width: 760px)").matches;
+  const text = phone ? 16 : 20;
+  return { phone, text, row: Math.ceil(1.25 * text), title: Math.ceil(1.5 * text), gap: 10 };
+}
 
-function tokenButtons(result, state, onPick) {
-  const row = element("div", "attn-tokens");
-  row.setAttribute("role", "group");
-  row.setAttribute("aria-label", "Pick the query word");
-  row.append(element("span", "attn-hint", "Query:"));
+// A number with `digits` decimals, never "-0.0", with a true minus sign.
+function signed(value, digits) {
+  const text = value.toFixed(digits);
+  return Number(text) === 0 ? (0).toFixed(digits) : text.replace("-", "−");
+}
+
+// The x range of a bar panel `width` px wide, with room for the labels printed outside the bars
+// (`labelWidth(labels)` in px).
+function barRange(values, width, labelWidth) {
+  const low = Math.min(0, ...values), high = Math.max(0, ...values);
+  const left = labelWidth(values.filter((v) => v < 0).map((v) => signed(v, 2)));
+  const right = labelWidth(values.filter((v) => v > 0).map((v) => signed(v, 2)));
+  const perPixel = (high - low || 1) / Math.max(width - left - right, 1);
+  return [low - left * perPixel, high + right * perPixel];
+}
+
+// The words as buttons, one per chart row, with the row of the output under them.
+function wordColumn(result, onPick) {
+  const column = element("div", "attn-words");
+  column.setAttribute("role", "group");
+  column.setAttribute("aria-label", "Pick the query word");
+  column.append(element("span", "attn-words-head", "query:"));
   const buttons = result.tokens.map((token, i) => {
     const button = element("button", "attn-token", token);
     button.type = "button";
     if (result.unknown[i]) button.classList.add("attn-token--unknown");
     button.addEventListener("click", () => onPick(i));
-    row.append(button);
+    column.append(button);
     return button;
   });
-  const mark = () => buttons.forEach((b, i) => b.setAttribute("aria-pressed", String(i === state.query)));
-  mark();
-  return { row, mark };
+  column.append(element("span", "attn-words-output", "output"));
+  return { column, buttons };
 }
 
-function vectorTitle(x, text) {
-  return { xref: "paper", yref: "paper", x, xanchor: "center", y: VECTORS_TOP, yanchor: "bottom", showarrow: false, text,
-    font: { size: 15 } };
-}
-
-function draw(chart, result, query) {
+function draw(chart, words, result, query) {
+  const size = sizes();
   const colors = modelColors();
   const step = result.steps[query];
-  const keys = result.tokens.slice(0, query + 1);
-  const ys = keys.map((_, j) => j);
-  const bars = (values, xaxis, name, color, digits) => ({
+  const T = result.tokens.length;
+  const masked = (j) => j > query;
+  const pad = (values) => result.tokens.map((_, j) => (masked(j) ? null : values[j]));
+  const scaled = pad(step.scaled), weights = pad(step.weights);
+  const ys = result.tokens.map((_, j) => j);
+  words.buttons.forEach((b, i) => { b.setAttribute("aria-pressed", String(i === query)); b.classList.toggle("attn-token--masked", masked(i)); });
+  const labelWidth = (labels) => Math.max(0, ...labels.map((t) => t.length)) * 0.64 * size.text + 8;
+
+  // Widths in px, then as fractions of the plot area.
+  const scaleWidth = size.phone ? 0 : 4 * 0.62 * size.text + 40; // a vertical colour bar with "−0.5" beside it
+  const plotWidth = chart.clientWidth - scaleWidth;
+  // Where the scores, the weights and the values start and end; a phone has no room for the scores (the
+  // weights' hover gives them).
+  const panels = size.phone ? [0, 0, 0.52] : [0, 0.4, 0.68];
+  const ends = [panels[1] - 0.04, panels[2] - 0.05, 1];
+  const px = (i) => (ends[i] - panels[i]) * plotWidth;
+  const height = T * size.row + size.gap + size.row; // the plot area: a row per word, then the output's row
+  const bottom = size.phone ? Math.ceil(3.4 * size.text) : 4; // whole px: Plotly rounds the chart's height
+  chart.style.height = `${size.title + height + bottom}px`;
+  words.style.setProperty("--row", `${size.row}px`); // the words' rows line up with the chart's
+  words.style.setProperty("--title", `${size.title}px`);
+  words.style.setProperty("--gap", `${size.gap}px`);
+
+  const keysDomain = [(size.gap + size.row) / height, 1];
+  const outputDomain = [0, size.row / height];
+  const vmax = Math.max(...result.v.flat().map(Math.abs), ...step.output.map(Math.abs));
+  const tick = Number((0.8 * vmax).toPrecision(1)); // three ticks, −t, 0 and t: room for them on a phone too
+  const scale = { colorscale: "RdBu", zmin: -vmax, zmax: vmax, zmid: 0 };
+  const dims = result.v[0].map((_, d) => d + 1);
+  const bars = (values, xaxis, name, color, digits, hover) => ({
     type: "bar", orientation: "h", x: values, y: ys, xaxis, yaxis: "y", name, showlegend: false,
-    marker: { color }, text: values.map((v) => v.toFixed(digits)), textposition: "outside", cliponaxis: false,
-    textfont: { size: 14 }, hovertemplate: `%{customdata}: ${name} = %{x:.3f}<extra></extra>`, customdata: keys,
-  });
-  const scaleText = result.scale.toFixed(0);
-  const vector = (values, xaxis, yaxis, label) => ({
-    type: "heatmap", z: [values], x: values.map((_, i) => i + 1), y: [label], xaxis, yaxis,
-    colorscale: "RdBu", zmid: 0, showscale: false, hovertemplate: `${label}, dimension %{x}: %{z:.2f}<extra></extra>`,
+    marker: { color }, text: values.map((v) => (v === null ? "" : signed(v, digits))), textposition: "outside",
+    cliponaxis: false, constraintext: "none", textfont: { size: size.text }, customdata: result.tokens.map((key, j) => [key, step.dots[j] ?? 0, step.scaled[j] ?? 0]),
+    hovertemplate: hover,
   });
   const traces = [
-    bars(step.dots, "x", "q·k", colors.chance, 1),
-    bars(step.scaled, "x2", `q·k ÷ √${result.d_k}`, colors.chance, 2),
-    bars(step.weights, "x3", "softmax weight", colors.transformer, 2),
+    ...(size.phone ? [] : [bars(scaled, "x", "score", colors.chance, 2,
+      `'%{customdata[0]}': q·k = %{customdata[1]:.2f}, ÷ √${result.d_k} = %{x:.2f}<extra></extra>`)]),
+    bars(weights, "x2", "weight", colors.transformer, 2, `'%{customdata[0]}': q·k = %{customdata[1]:.2f}, ÷ √${result.d_k} `
+      + "= %{customdata[2]:.2f}, softmax weight %{x:.3f}<extra></extra>"),
     {
-      type: "heatmap", z: result.v.slice(0, query + 1), x: result.v[0].map((_, i) => i + 1), y: ys, xaxis: "x4", yaxis: "y",
-      colorscale: "RdBu", zmid: 0, showscale: false, customdata: keys.map((key) => result.v[0].map(() => key)),
+      type: "heatmap", z: result.v.map((row, j) => (masked(j) ? row.map(() => null) : row)), x: dims, y: ys,
+      xaxis: "x3", yaxis: "y", ...scale, hoverongaps: false,
+      customdata: result.tokens.map((key) => dims.map(() => key)),
       hovertemplate: "value of '%{customdata}', dimension %{x}: %{z:.2f}<extra></extra>",
+      colorbar: size.phone
+        ? { orientation: "h", thickness: 12, lenmode: "pixels", len: chart.clientWidth - 24, x: 0.5,
+            xanchor: "center", y: -0.02, yanchor: "top", title: { text: "values", side: "left" }, tickvals: [-tick, 0, tick], tickangle: 0 }
+        : { thickness: 14, len: keysDomain[1] - keysDomain[0], y: 1, yanchor: "top", tickvals: [-tick, 0, tick] },
     },
-    vector(result.q[query], "x5", "y5", "query q"),
-    vector(step.output, "x6", "y6", "output Σ w·v"),
+    {
+      type: "heatmap", z: [step.output], x: dims, y: [0], xaxis: "x4", yaxis: "y2", ...scale, showscale: false,
+      hovertemplate: "output, dimension %{x}: %{z:.2f}<extra></extra>",
+    },
   ];
-  const padded = (values) => {
-    const low = Math.min(0, ...values), high = Math.max(0, ...values), pad = 0.45 * (high - low || 1);
-    return [low < 0 ? low - pad : 0, high + pad];
-  };
-  const panel = (from, to, title, extra = {}) => ({
-    domain: [from, to], zeroline: true, zerolinecolor: "#9aa0aa", showgrid: false, fixedrange: true,
-    showticklabels: false, title: { text: title, font: { size: 15 }, standoff: 4 }, side: "top", ...extra,
-  });
+  const barAxis = (i, range) => ({ domain: [panels[i], ends[i]], range, zeroline: true, zerolinecolor: "#9aa0aa",
+    showgrid: false, showticklabels: false, fixedrange: true });
+  const title = (i, text) => ({ xref: "paper", yref: "paper", x: (panels[i] + ends[i]) / 2, xanchor: "center", y: 1, yanchor: "bottom",
+    yshift: 4, showarrow: false, text });
   plot(chart, traces, {
-    margin: { l: 110, r: 8, t: 30, b: 4 },
-    xaxis: panel(0, 0.19, "q·k", { range: padded(step.dots) }),
-    xaxis2: panel(0.21, 0.4, `÷ √${result.d_k} = ${scaleText}`, { range: padded(step.scaled) }),
-    xaxis3: panel(0.42, 0.62, `softmax: Σ = ${sum(step.weights).toFixed(3)}`, { range: [0, 1.25] }),
-    xaxis4: panel(0.66, 1, "values v"),
-    yaxis: {
-      domain: [VECTORS_TOP + 0.13, 1], autorange: "reversed", fixedrange: true, tickmode: "array", tickvals: ys,
-      ticktext: keys, tickfont: { size: keys.length > 12 ? 12 : 15 },
-    },
-    xaxis5: { domain: [0, 0.62], anchor: "y5", showticklabels: false, fixedrange: true },
-    yaxis5: { domain: [0, VECTORS_TOP], anchor: "x5", fixedrange: true, showticklabels: false },
-    xaxis6: { domain: [0.66, 1], anchor: "y6", showticklabels: false, fixedrange: true },
-    yaxis6: { domain: [0, VECTORS_TOP], anchor: "x6", fixedrange: true, showticklabels: false },
+    font: { size: size.text },
+    margin: { l: 0, r: scaleWidth, t: size.title, b: bottom },
+    xaxis: barAxis(0, barRange(step.scaled, px(0), labelWidth)),
+    xaxis2: barAxis(1, barRange([0, 1], px(1), labelWidth)),
+    xaxis3: { domain: [panels[2], 1], showticklabels: false, ticks: "", fixedrange: true, anchor: "y" },
+    xaxis4: { domain: [panels[2], 1], showticklabels: false, ticks: "", fixedrange: true, anchor: "y2", matches: "x3" },
+    yaxis: { domain: keysDomain, range: [T - 0.5, -0.5], showticklabels: false, showgrid: false, zeroline: false, fixedrange: true },
+    yaxis2: { domain: outputDomain, range: [0.5, -0.5], showticklabels: false, showgrid: false, zeroline: false, fixedrange: true },
     annotations: [
-      vectorTitle(0.31, `query q of '${result.tokens[query]}'`),
-      vectorTitle(0.83, "output = Σ weight × value"),
+      ...(size.phone ? [] : [title(0, `q·k ÷ √${result.d_k}`)]),
+      title(1, "softmax"),
+      title(2, "values v"),
+      { xref: "paper", yref: "y2", x: (panels[1] + ends[1]) / 2, y: 0, xanchor: "center", showarrow: false,
+        text: `Σ = ${sum(step.weights).toFixed(3)}` },
     ],
     hovermode: "closest",
   });
-  chart.setAttribute("aria-label",
-    `Query '${result.tokens[query]}': softmax weights ${keys.map((k, j) => `${k} ${step.weights[j].toFixed(2)}`).join(", ")}`);
+  chart.setAttribute("aria-label", `Query '${result.tokens[query]}': softmax weights ` +
+    `${result.tokens.slice(0, query + 1).map((k, j) => `${k} ${step.weights[j].toFixed(2)}`).join(", ")}`);
 }
 
 export function render(output, result) {
   output.replaceChildren();
-  const state = { query: result.query };
+  let query = result.query;
   const box = element("div", "attn attn-qkv");
-  const tokens = tokenButtons(result, state, (i) => { state.query = i; tokens.mark(); draw(chart, result, i); });
-  box.append(tokens.row);
+  const { column, buttons } = wordColumn(result, (i) => { query = i; draw(chart, words, result, query); });
+  const words = Object.assign(column, { buttons });
   const chart = chartElement(box, "demo-chart attn-qkv-chart");
   chart.setAttribute("role", "img");
+  box.prepend(words);
   output.append(box);
-  draw(chart, result, state.query);
+  draw(chart, words, result, query);
 }
-

@@ -1,15 +1,21 @@
 // A Transformer learning live. While it trains: the loss curve growing and its latest
 // greedy continuation of "We" under the target, matching words marked. Afterwards a scrubber
-// goes back to any snapshot.
-import { chartElement, modelColors, plot } from "../charts.js";
+// goes back to any snapshot. On the canvas the sentences sit beside the chart; on a phone above it.
+import { chartElement, modelColors, plot, resizeCharts } from "../charts.js";
 import { element } from "./shared/attention_parts.js";
 import { TOP_LEGEND } from "./shared/common.js";
 
 const NO_SPACE_BEFORE = new Set([".", ",", ";", ":", "!", "?", ")", "%"]); // as the tokenizer joins words
 
-// A label, then the prompt and the words as the tokenizer would write them; each word marked
-// as matching the target or not when `matches` is given.
-function sentenceLine(label, prompt, words, matches) {
+// Chart text in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
+// 16 on a phone, which shows the slide unscaled.
+function textSize() {
+  return matchMedia("(max-width: 760px)").matches ? 16 : 20;
+}
+
+// A label (and a note beside it), then the prompt and the words as the tokenizer would write them;
+// each word marked as matching the target or not when `matches` is given.
+function sentenceLine(label, prompt, words, matches, note) {
   const line = element("p", "prog-line");
   const text = element("span", "prog-text");
   text.append(element("span", "prog-word", prompt));
@@ -19,7 +25,10 @@ function sentenceLine(label, prompt, words, matches) {
     if (matches) span.classList.add(matches[i] ? "prog-word--match" : "prog-word--miss");
     text.append(span);
   });
-  line.append(element("span", "prog-label", label), text);
+  const head = element("span", "prog-head");
+  head.append(element("span", "prog-label", label));
+  if (note) head.append(element("span", "prog-note", note));
+  line.append(head, text);
   return line;
 }
 
@@ -28,27 +37,32 @@ function drawLoss(chart, data, shown) {
   const snaps = data.snapshots;
   const traces = [
     {
-      type: "scatter", mode: "lines", name: "training batches", x: data.loss_curve.map((p) => p[0]),
+      type: "scatter", mode: "lines", name: "training batches", showlegend: false, x: data.loss_curve.map((p) => p[0]),
       y: data.loss_curve.map((p) => p[1]), line: { color, width: 2 }, opacity: 0.45,
       hovertemplate: "step %{x}: loss %{y:.2f}<extra></extra>",
     },
     {
-      type: "scatter", mode: "lines+markers", name: "training text", x: snaps.map((s) => s.step), y: snaps.map((s) => s.loss),
+      type: "scatter", mode: "lines+markers", name: "training", x: snaps.map((s) => s.step), y: snaps.map((s) => s.loss),
       line: { color, width: 4 }, marker: { size: 9 }, customdata: snaps.map((s) => s.epoch),
       hovertemplate: "epoch %{customdata}: loss %{y:.2f}<extra></extra>",
     },
     {
-      type: "scatter", mode: "lines+markers", name: "held-out text", x: snaps.map((s) => s.step), y: snaps.map((s) => s.held_out_loss),
+      type: "scatter", mode: "lines+markers", name: "held-out", x: snaps.map((s) => s.step), y: snaps.map((s) => s.held_out_loss),
       line: { color, width: 3, dash: "dot" }, marker: { size: 8, symbol: "square" }, customdata: snaps.map((s) => s.epoch),
       hovertemplate: "epoch %{customdata}: held-out loss %{y:.2f}<extra></extra>",
     },
   ];
   const at = snaps[shown];
+  const size = textSize();
+  const lastStep = Math.max(0, ...data.loss_curve.map((p) => p[0]), ...snaps.map((s) => s.step));
   plot(chart, traces, {
-    margin: { l: 56, r: 12, t: 36, b: 48 },
-    xaxis: { title: { text: "training step" }, range: [0, data.total_steps], fixedrange: true },
-    yaxis: { title: { text: "loss" }, rangemode: "tozero", fixedrange: true },
-    legend: TOP_LEGEND,
+    font: { size },
+    margin: { l: 3.8 * size, r: size, t: 8, b: 8 },
+    xaxis: { title: { text: "training step", standoff: 6 }, range: [0, 1.03 * lastStep || 1], fixedrange: true, automargin: true,
+             nticks: 5 }, // as far as training went
+    yaxis: { title: { text: "loss", standoff: 6 }, rangemode: "tozero", fixedrange: true, nticks: 5,
+             ticklabelstandoff: 8 }, // keeps its 0 apart from the x axis's
+    legend: TOP_LEGEND, // the faint line of training batches needs no entry: it is the same loss, batch by batch
     shapes: at ? [{ type: "line", xref: "x", yref: "paper", x0: at.step, x1: at.step, y0: 0, y1: 1,
       line: { color: "#16181d", width: 2, dash: "dash" } }] : [],
   });
@@ -57,11 +71,12 @@ function drawLoss(chart, data, shown) {
 function build(output, data) {
   output.replaceChildren();
   const box = element("div", "prog");
-  const target = sentenceLine("Target", data.prompt, data.target_tokens, null);
+  const sentences = element("div", "prog-sentences");
   const current = element("div", "prog-current");
+  sentences.append(sentenceLine("Target", data.prompt, data.target_tokens, null), current);
+  box.append(sentences);
   const chart = chartElement(box, "demo-chart prog-chart");
   chart.setAttribute("role", "img");
-  box.prepend(target, current);
   const footer = element("div", "prog-footer");
   box.append(footer);
   output.append(box);
@@ -72,12 +87,12 @@ function build(output, data) {
 function showSnapshot(view, data, index) {
   const snap = data.snapshots[index];
   view.current.replaceChildren(
-    sentenceLine(`Epoch ${snap.epoch}`, data.prompt, snap.continuation, snap.matches),
-    element("p", "prog-stats", `loss ${snap.loss.toFixed(2)} · held-out ${snap.held_out_loss.toFixed(2)} · ` +
-      `${snap.matched} of ${snap.matches.length} words right · step ${snap.step}`),
+    sentenceLine(`Epoch ${snap.epoch}`, data.prompt, snap.continuation, snap.matches,
+      `${snap.matched} of ${snap.matches.length} right`),
   );
   drawLoss(view.chart, data, index);
-  view.chart.setAttribute("aria-label", `Loss curve; at epoch ${snap.epoch} the loss is ${snap.loss.toFixed(2)} ` +
+  view.chart.setAttribute("aria-label", `Loss curve; at epoch ${snap.epoch} (step ${snap.step}) the loss is ${snap.loss.toFixed(2)}, ` +
+    `held-out ${snap.held_out_loss.toFixed(2)}, ` +
     `and the model continues: ${data.prompt} ${snap.continuation.join(" ")}`);
 }
 
@@ -100,5 +115,6 @@ export function render(output, result) {
     : `stopped at epoch ${result.snapshots[last].epoch}: budget spent`;
   view.footer.append(element("span", "prog-scrub-label", "Scrub back:"), scrubber, element("span", "prog-took", outcome));
   showSnapshot(view, result, last);
+  requestAnimationFrame(() => resizeCharts(output)); // the widget may show more of its toolbar once the result is drawn
 }
 
