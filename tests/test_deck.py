@@ -99,7 +99,7 @@ def test_the_instructor_sees_how_many_students_have_the_follow_stream_open(tmp_p
     streams = [lecturer] + [client.get("/api/follow/events", environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}, buffered=False)
                             for i in (5, 6)]
     for stream in streams:
-        assert next(iter(stream.response)).startswith(b"event: follow")
+        assert next(iter(stream.response)).startswith(b"retry: 1000\nevent: follow")
     assert students() == 2
     assert client.get("/api/follow/audience", environ_base={"REMOTE_ADDR": "10.0.0.5"}).status_code == 403
     # Students close their tabs (the last opened first: this test client runs every stream in one thread).
