@@ -54,7 +54,7 @@ def test_a_long_run_asks_first_and_says_how_long_and_why(open_page):
     confirm.locator(".demo-confirm-run").click()
     expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu", timeout=TRAINED)
     expect(widget.locator(".demo-settings")).not_to_have_attribute("open", "")  # put away after the run
-    expect(widget.locator(".demo-estimate")).to_have_text("cached: instant")
+    expect(widget.locator(".demo-estimate")).to_have_text("")  # the badge says the time of the result on show
 
 
 def test_a_run_shows_the_time_left_and_can_be_cancelled_within_seconds(open_page, server):

@@ -294,7 +294,9 @@ export class DemoWidget {
     this.clearInvalid();
     if (!this.busy && this.errorBox.dataset.kind === "field") this.showError(null);
     this.estimate = body;
-    this.estimateText.textContent = this.estimateWords(body);
+    // A result on show for these settings says its own time in the badge; the estimate would repeat it.
+    const onShow = body.cached && this.result && JSON.stringify(this.result.params) === JSON.stringify(this.readParams());
+    this.estimateText.textContent = onShow ? "" : this.estimateWords(body);
     this.estimateText.title = body.estimate ? `Measured on this server: ${body.estimate.basis}` : "";
     if (this.placeholderTime) {
       this.placeholderTime.textContent = body.cached
