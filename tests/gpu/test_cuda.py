@@ -4,6 +4,7 @@ it agrees with the CPU. The training core captures its steps as CUDA graphs, rep
 deterministically, and falls back to eager steps when a model cannot be captured."""
 import json
 import math
+import time
 
 import pytest
 import torch
@@ -15,6 +16,7 @@ from demos.core.training import Run, TrainConfig, classification_loss, train_tog
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore
 from demos.shared.classifier import Entry, TaskBatches, build, classifier_config
+from engine import Engine
 from tests.demos.tiny import TINY, numbers_in
 
 CUDA, CPU = torch.device("cuda"), torch.device("cpu")
@@ -76,3 +78,18 @@ def test_several_models_train_together_on_streams_as_they_would_alone():
     alone = [train_together([lookup_run(seed)])[0] for seed in (0, 1)]
     for one, other in zip(together, alone):
         assert one.losses == pytest.approx(other.losses, rel=1e-5, abs=1e-5)
+
+
+def test_a_cancelled_run_on_the_gpu_stops_within_two_seconds(tmp_path):
+    """The training core asks whether to stop at every step, without waiting for the GPU."""
+    engine = Engine(tmp_path / "cache", device="cuda")
+    long_run = {"seeds": 5, "lengths": [100, 200], "steps": 3000, "width": 64}  # minutes, even on a GPU
+    job = engine.submit("dyck", long_run).job
+    while job.snapshot()["progress"] <= 0:
+        job.wait_for_change(job.version, 1.0)
+    asked = time.monotonic()
+    engine.cancel(job.id, "Cancelled on the GPU.")
+    while not job.finished:
+        job.wait_for_change(job.version, 0.1)
+    assert job.snapshot()["status"] == "cancelled" and time.monotonic() - asked < 2
+    assert engine.cached("dyck", long_run) is None

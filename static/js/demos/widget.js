@@ -418,7 +418,7 @@ export class DemoWidget {
   }
 
   badgeFor(result, source = this.resultSource) {
-    const where = `${result.device} in ${formatSeconds(result.train_seconds)}`;
+    const where = `${result.device} in ${formatSeconds(result.train_seconds)}${result.noisy ? " · noisy timings (a busy machine)" : ""}`;
     return { cached: `cached · computed on ${where}`, fresh: `trained just now on ${where}`, frozen: `frozen copy · computed on ${where}` }[source];
   }
 
