@@ -110,3 +110,19 @@ def test_a_chart_is_drawn_again_for_a_phone_when_the_window_narrows(browser, cac
         assert not problems(texts, error), problems(texts, error)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+def test_every_slides_text_fits_its_column_without_scrolling(open_page, size):
+    """On a projector the text column never needs a scroll bar (the hall cannot scroll it)."""
+    width, height = map(int, size.split("x"))
+    page = open_page("/slides/1", width=width, height=height)
+    overflowing = []
+    for slide in load_deck():
+        page.evaluate(f"() => window.greatShift.deck.goTo({slide.n})")
+        page.wait_for_function(f"() => document.querySelector('#slide-{slide.demo}').offsetParent !== null")
+        extra = page.evaluate(f"() => {{ const b = document.querySelector('#slide-{slide.demo} .slide-body');"
+                              " return b.scrollHeight - b.clientHeight; }")
+        if extra > 1:
+            overflowing.append(f"slide {slide.n} ({slide.demo}): {extra} px too tall")
+    assert not overflowing, overflowing
