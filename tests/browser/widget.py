@@ -67,3 +67,21 @@ def expect_markup_refused(page, demo_id: str, field: str, markup: str, error: st
     expect(widget.locator(".demo-error")).to_have_text(error)
     expect(widget.locator(f'input[name="{field}"]')).to_have_attribute("aria-invalid", "true")
     assert page.locator(", ".join(f"#slide-{demo_id} {tag}" for tag in tags)).count() == 0, "no markup reached the page"
+
+
+# Pairs of texts (matching `selector`) inside an element whose boxes overlap by more than a pixel.
+OVERLAPS = """(chart, selector) => {
+  const boxes = [...chart.querySelectorAll(selector)]
+    .filter((t) => t.textContent).map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const pairs = [];
+  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, s]) => {
+    if (Math.min(r.right, s.right) - Math.max(r.left, s.left) > 1
+        && Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 1) pairs.push([a, b]);
+  }));
+  return pairs;
+}"""
+
+
+def overlapping_texts(chart, selector: str) -> list:
+    """The pairs of texts in `chart` (a locator) that overlap: [] when every label can be read."""
+    return chart.evaluate(OVERLAPS, selector)

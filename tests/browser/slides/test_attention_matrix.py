@@ -5,22 +5,11 @@ the temperature reshapes the rows, and a phone gets the matrix without overlappi
 from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
-from tests.browser.widget import SLIDE_TO, open_demo, run_and_plot
+from tests.browser.widget import SLIDE_TO, open_demo, run_and_plot, overlapping_texts
 from tests.deck import slide_path
 
 SHORT = "We propose a new model"
 
-# Pairs of the chart's texts whose boxes overlap.
-OVERLAPS = """chart => {
-  const boxes = [...chart.querySelectorAll('.xtick text, .ytick text, .annotation-text, .cbaxis text, .heatmaplayer text')]
-    .filter((t) => t.textContent).map((t) => [t.textContent, t.getBoundingClientRect()]);
-  const pairs = [];
-  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, s]) => {
-    if (Math.min(r.right, s.right) - Math.max(r.left, s.left) > 1
-        && Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 1) pairs.push([a, b]);
-  }));
-  return pairs;
-}"""
 
 
 def test_prints_each_rows_sum_beside_a_colour_scale(open_page, screenshot_path):
@@ -32,7 +21,7 @@ def test_prints_each_rows_sum_beside_a_colour_scale(open_page, screenshot_path):
     expect(chart.locator(".colorbar")).to_have_count(1)
     assert [t for t in chart.locator(".heatmaplayer text").all_text_contents() if t] == [], \
         "ten columns are too narrow for weights at 20 px: the colour scale gives them"
-    assert chart.evaluate(OVERLAPS) == []
+    assert overlapping_texts(chart, ".xtick text, .ytick text, .annotation-text, .cbaxis text, .heatmaplayer text") == []
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-08-attention-matrix.png"))
 
@@ -57,5 +46,5 @@ def test_on_a_phone_the_matrix_has_room_for_its_labels(open_page, screenshot_pat
     expect(chart.locator(".colorbar")).to_have_count(1)
     heatmap, scale = (chart.locator(selector).bounding_box() for selector in (".heatmaplayer", ".colorbar"))
     assert scale["y"] >= heatmap["y"] + heatmap["height"], "the colour scale lies under the matrix"
-    assert chart.evaluate(OVERLAPS) == []
+    assert overlapping_texts(chart, ".xtick text, .ytick text, .annotation-text, .cbaxis text, .heatmaplayer text") == []
     page.locator("#slide-attention_matrix .demo-output").screenshot(path=screenshot_path("slide-08-attention-matrix-phone.png"))

@@ -5,7 +5,7 @@ chart stays legible on the projector and on a phone."""
 from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
-from tests.browser.widget import open_demo, run_and_plot
+from tests.browser.widget import open_demo, run_and_plot, overlapping_texts
 from tests.deck import slide_path
 
 # Each word's button and the middle of its row of bars, in px.
@@ -16,17 +16,6 @@ ROWS = """demo => {
   return { buttons: buttons.map(middle), bars: [...bars].map((p) => middle(p.getBoundingClientRect())) };
 }"""
 
-# The boxes of the chart's titles and labels that overlap, as pairs of their texts.
-OVERLAPS = """chart => {
-  const boxes = [...chart.querySelectorAll('.annotation-text, .bartext, .cbaxis text')]
-    .map((t) => [t.textContent, t.getBoundingClientRect()]);
-  const pairs = [];
-  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, s]) => {
-    if (Math.min(r.right, s.right) - Math.max(r.left, s.left) > 1
-        && Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 1) pairs.push([a, b]);
-  }));
-  return pairs;
-}"""
 
 
 def test_steps_through_one_query_and_a_click_picks_another(open_page, screenshot_path):
@@ -46,7 +35,7 @@ def test_steps_through_one_query_and_a_click_picks_another(open_page, screenshot
     assert len(rows["buttons"]) == len(rows["bars"]) == 10
     assert all(abs(b - r) <= 2 for b, r in zip(rows["buttons"], rows["bars"])), rows  # each word beside its own row
     assert chart.locator(".colorbar").count() == 1, "the values' colour scale"
-    assert chart.evaluate(OVERLAPS) == []
+    assert overlapping_texts(chart, ".annotation-text, .bartext, .cbaxis text") == []
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-07-qkv.png"))
 
@@ -57,7 +46,7 @@ def test_on_a_phone_the_chart_keeps_its_words_apart(open_page, screenshot_path):
     chart = page.locator("#slide-qkv .js-plotly-plot")
     expect(chart).to_have_count(1, timeout=60_000)
     expect(chart.locator(".annotation-text")).to_have_text(["softmax", "values v", "Σ = 1.000"])
-    assert chart.evaluate(OVERLAPS) == []
+    assert overlapping_texts(chart, ".annotation-text, .bartext, .cbaxis text") == []
     rows = page.locator("#slide-qkv .demo").evaluate(ROWS)
     assert all(abs(b - r) <= 2 for b, r in zip(rows["buttons"], rows["bars"])), rows
     page.locator("#slide-qkv .demo-output").screenshot(path=screenshot_path("slide-07-qkv-phone.png"))
