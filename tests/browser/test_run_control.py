@@ -25,7 +25,7 @@ def server(tmp_path_factory):
     history = {"demo": "system_check", "device": "cpu", "seconds": 95.0, "work": 64 ** 3 * 3,
                "params": {"seed": 7, "size": 64, "repeats": 3}}
     (cache / "timings.jsonl").write_text(json.dumps(history) + "\n")
-    live = LiveServer(cache).start()
+    live = LiveServer(cache, env={"FLASK_CONFIRM_JOB_SECONDS": "20"}).start()
     yield live
     live.stop()
 

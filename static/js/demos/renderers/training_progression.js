@@ -72,6 +72,10 @@ function build(output, data) {
   output.replaceChildren();
   const box = element("div", "prog");
   const sentences = element("div", "prog-sentences");
+  // It may scroll (long sentences on a small screen): reachable and scrollable from the keyboard too.
+  sentences.tabIndex = 0;
+  sentences.setAttribute("role", "group");
+  sentences.setAttribute("aria-label", "The target sentence and the model's continuation");
   const current = element("div", "prog-current");
   sentences.append(sentenceLine("Target", data.prompt, data.target_tokens, null), current);
   box.append(sentences);
