@@ -265,6 +265,8 @@ def test_a_run_can_be_cancelled_by_whoever_started_it_or_the_instructor_only(tmp
     assert joined["job"] == started["job"] and "cancel_token" not in joined  # a second student may not cancel it
     refused = client.post(started["cancel"], json={"token": "guess"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert refused.status_code == 403 and "started this run" in refused.get_json()["error"]
+    for token in ("é" * 32, 12, None):  # text in any script, or no text at all: refused, never a 500
+        assert client.post(started["cancel"], json={"token": token}, environ_base=NOT_LOCAL).status_code == 403
     assert client.post(started["cancel"], json={"token": started["cancel_token"]}, environ_base=NOT_LOCAL).status_code == 202
     final = read_events(client, started["events"])[-1]
     assert final[0] == "cancelled" and "Nothing of this run was kept" in final[1]["error"]

@@ -9,7 +9,6 @@
   GET  /api/jobs/<id>/events      the same as Server-Sent Events, ending with the result
   POST /api/jobs/<id>/cancel      {"token": ...} (whoever started it) or the instructor: stop it
 """
-import hmac
 from functools import lru_cache
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, url_for
@@ -22,7 +21,7 @@ from engine.engine import Submission
 from engine.jobs import TERMINAL, Job, RemoteJob
 from web import ratelimit
 from web.assets import gzip_bytes, gzipped_response
-from web.auth import is_instructor
+from web.auth import is_instructor, same_secret
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
 from web.sse import event_stream
@@ -202,8 +201,7 @@ def cancel_job(job_id: str):
     """Stop a job: allowed to whoever started it (the token its 202 answer gave) and the instructor.
     Answers at once; the job ends `cancelled` within a second or two, and nothing of it is cached."""
     job = find_job(job_id)
-    token = read_json_object().get("token", "")
-    if not (is_instructor() or (isinstance(token, str) and token and hmac.compare_digest(token, cancel_token(job)))):
+    if not (is_instructor() or same_secret(read_json_object().get("token"), cancel_token(job))):
         return json_error(403, "Only whoever started this run, or the lecturer, can cancel it.")
     if not job.finished:
         get_engine().cancel(job.id, "Cancelled. Nothing of this run was kept.")
