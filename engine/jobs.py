@@ -5,9 +5,9 @@ streams) read `snapshot` and `wait_for_change`. Reports are published at most te
 second, so a fast loop does not wake every listener on every step.
 
 A job can be stopped before it finishes: cancelled by whoever started it or the instructor, by
-its last watcher leaving, or to let the lecturer's run go first. The stop takes effect at the
-demo's next progress report (they report every training step), which raises `JobStopped` in
-the demo's thread; nothing it computed is cached.
+its last watcher leaving, or to let the lecturer's run go first. `check_stop` raises `JobStopped`
+in the demo's thread at its next training step (the training core asks at every step) or progress
+report; nothing it computed is cached.
 """
 import json
 import os

@@ -8,6 +8,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.widget import TRAINED
 from tests.deck import slide_path
 from tests.live_server import LiveServer
 
@@ -169,3 +170,28 @@ def test_only_the_instructor_token_moves_the_class(server, open_page):
     with urllib.request.urlopen(server.url + "/api/follow") as response:
         assert json.load(response)["n"] == 7
     assert post({"on": False}, token=TOKEN) == 200
+
+
+def test_students_do_not_see_the_lecturers_controls_and_the_lecturer_does(browser, server):
+    def open_as(token):
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        if token:
+            context.add_init_script(f"localStorage.setItem('great-shift-instructor-token', {json.dumps(token)})")
+        page = context.new_page()
+        page.goto(server.url + slide_path("system_check"))
+        return context, page
+
+    student_context, student = open_as(None)
+    widget = student.locator("#slide-system_check .demo")
+    widget.locator(".demo-run").click()  # Run, or Rerun if an earlier test cached it: the result either way
+    expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
+    expect(student.locator("body")).to_have_attribute("data-instructor", "false")
+    expect(widget.locator(".demo-retrain")).to_be_hidden()
+    student_context.close()
+
+    lecturer_context, lecturer = open_as(TOKEN)
+    expect(lecturer.locator("body")).to_have_attribute("data-instructor", "true")
+    widget = lecturer.locator("#slide-system_check .demo")
+    expect(widget.locator(".demo-badge")).to_contain_text("cached")  # shown at once: the default is cached
+    expect(widget.locator(".demo-retrain")).to_be_visible()
+    lecturer_context.close()

@@ -89,17 +89,3 @@ export async function warmAllDemos(url) {
     return error.message;
   }
 }
-
-// Whether this browser is the instructor's (token or this machine), asked once per page; marks
-// the page (`body[data-instructor]`) so that instructor-only controls and notes show.
-let instructor = null;
-export function instructorStatus(url = "/api/instructor") {
-  instructor ??= getJSON(url)
-    .then(({ body }) => body.instructor)
-    .catch(() => false)
-    .then((yes) => {
-      document.body.dataset.instructor = String(yes);
-      return yes;
-    });
-  return instructor;
-}

@@ -1,6 +1,5 @@
 // One widget per demo area; a widget wakes up when its slide is shown. In a static export the
 // widgets show the results frozen into the page; in print mode every slide's result is loaded.
-import { instructorStatus } from "./api.js";
 import { DemoWidget } from "./widget.js";
 
 function frozenResults(deck) {
@@ -10,7 +9,6 @@ function frozenResults(deck) {
 
 export function startDemos(deck) {
   const frozen = frozenResults(deck);
-  if (!frozen) instructorStatus(deck.root.dataset.instructorUrl);
   const widgets = new Map();
   for (const element of deck.root.querySelectorAll(".demo[data-widget]")) {
     widgets.set(element.closest(".slide"), new DemoWidget(element, frozen));

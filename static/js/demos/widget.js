@@ -141,9 +141,9 @@ export class DemoWidget {
       clearTimeout(pending);
       pending = setTimeout(() => this.refreshEstimate(), 300);
     };
-    this.form.addEventListener("input", this.onEdit);
-    this.form.addEventListener("change", this.onEdit);
+    // The Settings form is inside the toolbar: one pair of listeners hears every control.
     element.querySelector(".demo-toolbar").addEventListener("input", this.onEdit);
+    element.querySelector(".demo-toolbar").addEventListener("change", this.onEdit);
     this.onSubmit = (event) => { event.preventDefault(); this.run(); };
     this.onReset = () => {
       this.element.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
