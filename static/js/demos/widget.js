@@ -101,6 +101,7 @@ export class DemoWidget {
     this.estimate = null; // the server's answer for the settings in the form: cached? how long?
     this.cancelUrl = null; // the job this widget started, which it may cancel
     this.cancelToken = null;
+    this.invalidField = null; // the field a bad-setting error names, until it is shown
     this.retrainButton = element.querySelector(".demo-retrain");
     this.longerButton = element.querySelector(".demo-longer");
     this.fullParams = element.dataset.fullParams ? JSON.parse(element.dataset.fullParams) : null;
@@ -513,10 +514,19 @@ export class DemoWidget {
 
   // `kind`: "error", "field" (a bad setting, named beside its field too) or "note" (e.g. cancelled).
   showError(message, kind = "error") {
+    this.element.querySelectorAll(".param-error").forEach((note) => note.remove());
+    const field = message ? this.invalidField : null; // marked by explain(): named beside it too
+    this.invalidField = null;
+    if (field) {
+      kind = "field";
+      const note = document.createElement("span");
+      note.className = "param-error";
+      note.textContent = message.replace(/^[^:]+: /, "");
+      field.closest(".param").append(note);
+    }
     this.errorBox.hidden = !message;
     this.errorBox.textContent = message ?? "";
     this.errorBox.dataset.kind = kind;
-    this.element.querySelectorAll(".param-error").forEach((note) => note.remove());
     if (!message) this.clearInvalid();
     resizeCharts(this.output); // the toolbar grew or shrank: the chart takes the room that is left
   }
@@ -525,8 +535,8 @@ export class DemoWidget {
     this.element.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
   }
 
-  // A message for `error`; a bad setting is also marked and named beside its own field (and,
-  // unless `focus` is false, the field gets the focus, its Settings opened).
+  // A message for `error`; a bad setting's field is also marked (and, unless `focus` is false,
+  // gets the focus, its Settings opened), and the next showError names the message beside it.
   explain(error, { focus = true } = {}) {
     if (!(error instanceof ApiError)) return `Something went wrong: ${error.message}`;
     if (error.status === 400 && error.body?.param) {
@@ -536,13 +546,7 @@ export class DemoWidget {
         field.setAttribute("aria-invalid", "true");
         if (focus && this.form.contains(field)) this.settings.open = true;
         if (focus) field.focus();
-        queueMicrotask(() => {
-          this.errorBox.dataset.kind = "field";
-          const note = document.createElement("span");
-          note.className = "param-error";
-          note.textContent = error.message.replace(/^[^:]+: /, "");
-          field.closest(".param").append(note);
-        });
+        this.invalidField = field;
       }
     }
     if (error.status === 503 && error.retryAfter) return `${error.message} (about ${error.retryAfter} s)`;
