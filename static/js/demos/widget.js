@@ -449,6 +449,7 @@ export class DemoWidget {
     this.progressBox.hidden = true;
     this.setBusy(false);
     this.showBadge(this.badgeFor(result, source), source);
+    this.estimateText.textContent = ""; // the badge says this result's time; a change of settings asks again
     this.summary.textContent = result.summary ?? "";
     this.runButton.textContent = "Rerun";
     this.retrainButton.hidden = Boolean(this.frozen); // and shown only to the instructor (.instructor-only)

@@ -66,7 +66,7 @@ function draw(chart, data) {
   plot(chart, [...lstms.map(line), line(data.models.find((m) => m.model === "transformer"), 0), chance, held], {
     xaxis: { domain: [0, 0.56], title: { text: `distance from the end (N = ${data.length})`, standoff: 4 }, dtick: data.length > 12 ? 2 : 1 },
     yaxis: { range: [0, 1.06], tickvals: [0, 0.5, 1], tickformat: ".0%", title: { text: "right", standoff: 4 } },
-    xaxis2: { domain: [0.8, 1], anchor: "y2", range: [0, data.length * 1.3], nticks: 3, title: { text: `digits held<br>(of ${data.length})`, standoff: 4 } },
+    xaxis2: { domain: [0.8, 1], anchor: "y2", range: [0, data.length * 1.6], nticks: 3, title: { text: `digits held<br>(of ${data.length})`, standoff: 4 } },
     yaxis2: { anchor: "x2", type: "category", autorange: "reversed", ticksuffix: " " },
     legend: TOP_LEGEND,
     margin: { l: 8, r: 8, t: 8, b: 8 },
