@@ -35,6 +35,13 @@ OVERLAPS = """widget => {
 }"""
 
 
+# Whether the chart's y tick labels stand apart (each box clear of the next by a pixel or more).
+TICKS_APART = """chart => {
+  const boxes = [...chart.querySelectorAll('.ytick text')].map((t) => t.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+  return boxes.length > 0 && boxes.every((box, i) => i === 0 || boxes[i - 1].bottom <= box.top + 1);
+}"""
+
+
 def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_page, screenshot_path):
     page, widget = open_demo(open_page, "speed_race", **SMALL)
     run_and_wait(widget)
@@ -69,3 +76,16 @@ def test_the_speed_race_is_legible_on_a_projector_and_a_phone(open_page, screens
         ticks = widget.locator(".speed-times .xtick text").all_text_contents()
         assert ticks == ["64", "128"], "the lengths are written out in full"
         page.screenshot(path=screenshot_path(f"slide-10-speed-race-{width}.png"), full_page=True)
+
+
+def test_the_time_ticks_thin_out_when_the_chart_has_less_room(open_page):
+    # A longer summary or an error above it leaves the chart less height: its labels must never touch.
+    page, widget = open_demo(lambda path: open_page(path, width=1024, height=768), "speed_race", **SMALL)
+    run_and_wait(widget, "on cpu")
+    chart = widget.locator(".speed-times")
+    chart.evaluate("chart => { chart.style.height = '150px'; Plotly.Plots.resize(chart); }")
+    # Redrawn for the smaller height with no two tick labels touching (a timeout here: they touch).
+    page.wait_for_function(f"chart => chart._fullLayout.yaxis._length < 90 && ({TICKS_APART})(chart)",
+                           arg=chart.element_handle(), timeout=10_000)
+    assert widget.evaluate(OVERLAPS) == []
+    assert chart.locator(".ytick text").count() >= 2, chart.evaluate("c => [c._fullLayout.yaxis._length, c._fullLayout.yaxis.range, c.layout.yaxis.tickvals]")

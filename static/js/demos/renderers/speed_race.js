@@ -34,21 +34,24 @@ function timeLabel(ms) {
   return ms >= 1 ? `${+ms.toPrecision(3)} ms` : `${+(ms * 1000).toPrecision(3)} µs`;
 }
 
-// Ticks with their units (10 ms, 1 s): whole decades, with 3s between them (or 2s and 5s on a
-// short range) when fewer than three decades fall in the timings' range; few enough on the
-// canvas's short chart that 20 px labels never touch.
-function timeTicks(values) {
-  const min = Math.min(...values);
-  const max = Math.max(...values);
-  const low = Math.floor(Math.log10(min));
-  const high = Math.ceil(Math.log10(max));
-  const decades = Array.from({ length: high - low + 1 }, (_, i) => 10 ** (low + i)).filter((v) => v >= min && v <= max);
-  const steps = decades.length >= 3 ? [1] : Math.log10(max / min) > 1.2 ? [1, 3] : [1, 2, 5];
-  const ticks = [];
-  for (let power = low; power <= high; power += 1) {
-    for (const step of steps) ticks.push(step * 10 ** power);
-  }
+// Ticks with their units (10 ms, 1 s) for an axis from 10^low to 10^high ms: the densest scheme
+// the range calls for (1-2-5 in each decade, 1-3, whole decades) whose labels stand clear of
+// each other (a label's height and a fifth apart) on an axis this many pixels per decade; where
+// none does, whole decades with as many left out as it takes. A short chart gets fewer ticks.
+function timeTicks([low, high], pixelsPerDecade, font) {
+  const decades = high - low;
+  const schemes = [[1, 2, 5], [1, 3], [1]].slice(decades >= 2 ? 2 : decades > 1.2 ? 1 : 0);
+  const clear = (a, b) => Math.abs(a - b) * pixelsPerDecade >= 1.2 * font;
+  const inRange = (steps) => Array.from({ length: Math.ceil(high) - Math.floor(low) + 1 }, (_, i) => Math.floor(low) + i)
+    .flatMap((power) => steps.map((step) => power + Math.log10(step))).filter((at) => at >= low && at <= high);
+  const fits = schemes.map(inRange).find((ats) => ats.every((at, i) => i === 0 || clear(ats[i - 1], at)));
+  const kept = fits ?? inRange([1]).reduce((shown, at) => (shown.length && !clear(shown.at(-1), at) ? shown : [...shown, at]), []);
+  const ticks = kept.map((at) => +(10 ** at).toPrecision(3));
   return { tickvals: ticks, ticktext: ticks.map(timeLabel) };
+}
+
+function logRange(values) {
+  return [Math.log10(Math.min(...values)), Math.log10(Math.max(...values))];
 }
 
 function milliseconds(race, name) {
@@ -108,22 +111,42 @@ function drawTimes(chart, races) {
       x: 0, y: 1, xanchor: "left", yanchor: "bottom", font: { size: size.small },
     })) : [],
   };
+  const values = races.map((race) => Object.keys(NAMES).flatMap((name) => {
+    const { median, spread } = milliseconds(race, name);
+    return [...median, ...spread.flat()].filter((v) => v !== null && v > 0);
+  }));
   races.forEach((race, i) => {
     const suffix = i ? String(i + 1) : "";
-    const values = Object.keys(NAMES).flatMap((name) => {
-      const { median, spread } = milliseconds(race, name);
-      return [...median, ...spread.flat()].filter((v) => v !== null && v > 0);
-    });
     layout[`xaxis${suffix}`] = {
       type: "log", title: { text: i ? "" : narrow ? "length (tokens)" : "sequence length (tokens; 1k = 1,024)", standoff: 4 },
       ...lengthTicks(race.lengths, crowded), tickangle: 0,
     };
-    layout[`yaxis${suffix}`] = {
-      type: "log", // the units are on the ticks (10 ms, 1 s): no title to crowd them
-      ...(values.length ? timeTicks(values) : {}),
-    };
+    layout[`yaxis${suffix}`] = { type: "log" }; // the units are on the ticks (10 ms, 1 s): no title to crowd them
   });
-  return plot(chart, traces, layout);
+  // As many time ticks as the chart's height leaves room for (a longer summary or an error above
+  // it leaves it less), counted again whenever the chart is drawn at another size. The height is
+  // the box's less the margins, and the range the timings' with a little room: both known before
+  // drawing, so the ticks never change the sizes they were chosen for.
+  const fitTicks = () => {
+    const height = chart.clientHeight - layout.margin.t - layout.margin.b;
+    let changed = false;
+    values.forEach((timings, i) => {
+      if (!timings.length) return;
+      const [low, high] = logRange(timings);
+      const range = [low - 0.04, high + 0.04];
+      const ticks = timeTicks(range, height > 0 ? height / (range[1] - range[0]) : Infinity, size.font);
+      const axis = layout[`yaxis${i ? i + 1 : ""}`];
+      changed ||= axis.tickvals?.join() !== ticks.tickvals.join();
+      Object.assign(axis, ticks);
+    });
+    return changed;
+  };
+  fitTicks();
+  return plot(chart, traces, layout).then(() => {
+    chart.removeAllListeners?.("plotly_relayout"); // a chart redrawn with new data fits those
+    chart.on?.("plotly_relayout", () => fitTicks() && plot(chart, traces, layout)); // resized
+    return chart;
+  });
 }
 
 // Who was faster at each length, in words as well as colour: "Transformer 2.1×", "LSTM 1.4×",
