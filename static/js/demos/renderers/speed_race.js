@@ -36,16 +36,19 @@ function timeLabel(ms) {
 
 // Ticks with their units (10 ms, 1 s) for an axis from 10^low to 10^high ms: the densest scheme
 // the range calls for (1-2-5 in each decade, 1-3, whole decades) whose labels stand clear of
-// each other (a label's height and a fifth apart) on an axis this many pixels per decade; where
-// none does, whole decades with as many left out as it takes. A short chart gets fewer ticks.
+// each other (a label's height and a fifth) on an axis this many pixels per decade, with two
+// numbers at least. Where none does, a scheme with the ticks too close to the one before left out: whole decades, or 1-3 or
+// 1-2-5 if that leaves only one number to read. A short chart gets fewer ticks, never touching.
 function timeTicks([low, high], pixelsPerDecade, font) {
   const decades = high - low;
-  const schemes = [[1, 2, 5], [1, 3], [1]].slice(decades >= 2 ? 2 : decades > 1.2 ? 1 : 0);
+  const schemes = [[1, 2, 5], [1, 3], [1]];
   const clear = (a, b) => Math.abs(a - b) * pixelsPerDecade >= 1.2 * font;
   const inRange = (steps) => Array.from({ length: Math.ceil(high) - Math.floor(low) + 1 }, (_, i) => Math.floor(low) + i)
     .flatMap((power) => steps.map((step) => power + Math.log10(step))).filter((at) => at >= low && at <= high);
-  const fits = schemes.map(inRange).find((ats) => ats.every((at, i) => i === 0 || clear(ats[i - 1], at)));
-  const kept = fits ?? inRange([1]).reduce((shown, at) => (shown.length && !clear(shown.at(-1), at) ? shown : [...shown, at]), []);
+  const thinned = (steps) => inRange(steps).reduce((kept, at) => (kept.length && !clear(kept.at(-1), at) ? kept : [...kept, at]), []);
+  const kept = schemes.slice(decades >= 2 ? 2 : decades > 1.2 ? 1 : 0).map(inRange)
+    .find((ats) => ats.length >= 2 && ats.every((at, i) => i === 0 || clear(ats[i - 1], at)))
+    ?? [...schemes].reverse().map(thinned).find((ats) => ats.length >= 2) ?? thinned([1]);
   const ticks = kept.map((at) => +(10 ** at).toPrecision(3));
   return { tickvals: ticks, ticktext: ticks.map(timeLabel) };
 }
@@ -124,27 +127,39 @@ function drawTimes(chart, races) {
     layout[`yaxis${suffix}`] = { type: "log" }; // the units are on the ticks (10 ms, 1 s): no title to crowd them
   });
   // As many time ticks as the chart's height leaves room for (a longer summary or an error above
-  // it leaves it less), counted again whenever the chart is drawn at another size. The height is
-  // the box's less the margins, and the range the timings' with a little room: both known before
-  // drawing, so the ticks never change the sizes they were chosen for.
-  const fitTicks = () => {
-    const height = chart.clientHeight - layout.margin.t - layout.margin.b;
-    let changed = false;
+  // it leaves it less). First from the box's height less the margins, before drawing; then, once
+  // drawn, from the axis as Plotly laid it out (a label at the top edge can push the margin), and
+  // only ever fewer, so it settles. Again from the start whenever the chart is resized.
+  const ticksFor = (i, [low, high], length) => timeTicks([low, high], length > 0 ? length / (high - low) : Infinity, size.font);
+  const estimate = () => {
     values.forEach((timings, i) => {
       if (!timings.length) return;
       const [low, high] = logRange(timings);
-      const range = [low - 0.04, high + 0.04];
-      const ticks = timeTicks(range, height > 0 ? height / (range[1] - range[0]) : Infinity, size.font);
-      const axis = layout[`yaxis${i ? i + 1 : ""}`];
-      changed ||= axis.tickvals?.join() !== ticks.tickvals.join();
-      Object.assign(axis, ticks);
+      Object.assign(layout[`yaxis${i ? i + 1 : ""}`],
+        ticksFor(i, [low - 0.04, high + 0.04], chart.clientHeight - layout.margin.t - layout.margin.b));
     });
-    return changed;
   };
-  fitTicks();
+  const settle = () => {
+    let fewer = false;
+    values.forEach((timings, i) => {
+      const axis = layout[`yaxis${i ? i + 1 : ""}`];
+      const drawn = chart._fullLayout?.[`yaxis${i ? i + 1 : ""}`];
+      if (!timings.length || !drawn?._length) return;
+      const ticks = ticksFor(i, [...drawn.range].sort((a, b) => a - b), drawn._length);
+      if (ticks.tickvals.length < axis.tickvals.length) {
+        Object.assign(axis, ticks);
+        fewer = true;
+      }
+    });
+    if (fewer) plot(chart, traces, layout);
+  };
+  estimate();
   return plot(chart, traces, layout).then(() => {
     chart.removeAllListeners?.("plotly_relayout"); // a chart redrawn with new data fits those
-    chart.on?.("plotly_relayout", () => fitTicks() && plot(chart, traces, layout)); // resized
+    chart.removeAllListeners?.("plotly_afterplot");
+    chart.on?.("plotly_relayout", () => { estimate(); plot(chart, traces, layout); }); // resized
+    chart.on?.("plotly_afterplot", settle);
+    settle();
     return chart;
   });
 }
