@@ -1,12 +1,11 @@
 """A lecture hall's worth of trouble: several server processes, crashes mid-training and
 mid-write, and thousands of dropped connections; nothing lost, nothing corrupt served."""
+import itertools
 import json
 import os
 import random
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 
@@ -15,7 +14,7 @@ import pytest
 from app import create_app
 from engine import Engine
 from engine.cache import ResultCache
-from tests.live_server import ROOT, LiveServer
+from tests.live_server import LiveServer
 from tests.test_engine import FAST, Gate, wait_done
 
 
@@ -82,30 +81,37 @@ def test_event_streams_are_capped_and_free_their_place_when_closed(tmp_path):
     again.close()
 
 
-WRITE_FOREVER = """
-import sys
-from engine.cache import ResultCache
-cache = ResultCache(sys.argv[1])
-big = {"rows": [[i * 0.5] * 200 for i in range(2000)]}  # about 2 MB: a wide window to be killed in
-n = int(sys.argv[2])
-while True:
-    n += 1
-    cache.put("line_fit", f"key{n:05d}", {}, {**big, "n": n})
-    print(f"key{n:05d}", flush=True)
-"""
+def start_writer(folder, first: int):
+    """A process that writes big entries (about 2 MB: a wide window to be killed in) to the cache
+    until it is killed, naming each key on the pipe once its write has finished. Forked, so that
+    it starts at once, without importing PyTorch again."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the writer
+        try:
+            os.close(read_end)
+            cache = ResultCache(folder)
+            big = {"rows": [[i * 0.5] * 200 for i in range(2000)]}
+            for n in itertools.count(first + 1):
+                cache.put("line_fit", f"key{n:05d}", {}, {**big, "n": n})
+                os.write(write_end, f"key{n:05d}\n".encode())
+        finally:
+            os._exit(1)  # never back into pytest
+    os.close(write_end)
+    return pid, os.fdopen(read_end)
 
 
 def test_killing_a_writer_mid_write_never_leaves_a_corrupt_entry(tmp_path):
     completed = []
     rng = random.Random(0)
     for round_number in range(12):
-        writer = subprocess.Popen([sys.executable, "-c", WRITE_FOREVER, str(tmp_path), str(round_number * 1000)],
-                                  cwd=ROOT, stdout=subprocess.PIPE, text=True)
-        completed.append(writer.stdout.readline().strip())  # at least one write finished
+        pid, written = start_writer(tmp_path, round_number * 1000)
+        completed.append(written.readline().strip())  # at least one write finished
         time.sleep(rng.uniform(0, 0.3))  # then die at a random moment, often mid-write
-        writer.send_signal(signal.SIGKILL)
-        out, _ = writer.communicate()
-        completed += out.split()
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        completed += written.read().split()
+        written.close()
     cache = ResultCache(tmp_path)
     stored = sorted(p.stem for p in (tmp_path / "results" / "line_fit").glob("*.json"))
     assert set(completed) <= set(stored), "every write that finished survived the kill"
@@ -126,28 +132,25 @@ def test_killing_the_server_mid_training_loses_nothing_that_finished(tmp_path):
     try:
         finished = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5, "seed": 1})
         urllib.request.urlopen(server.url + finished["events"]).read()
+        for attempt in range(3):  # each time the server restarted after the last kill is killed in turn
+            slow = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5000, "points": 4096, "seed": 100 + attempt})
+            while get_json(server.url + f"/api/jobs/{slow['job']}")["progress"] < 0.1:
+                time.sleep(0.05)  # until it is well into training
+            server.process.send_signal(signal.SIGKILL)
+            server.process.wait()
+            server.log.close()
+            server = LiveServer(cache).start()
+            again = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5, "seed": 1})
+            assert again["status"] == "done" and again["cached"] is True, "served from disk, not trained again"
+            assert get_json(server.url + "/api/demos/line_fit")["job"] is None
+            orphan = get_json(server.url + f"/api/jobs/{slow['job']}")
+            assert orphan["status"] == "failed" and "stopped" in orphan["error"], "a killed job does not hang forever"
+            half = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5000, "points": 4096, "seed": 100 + attempt})
+            assert half["status"] != "done", "a half-trained result was never stored"
+            post_json(server.url + half["cancel"], {"token": half["cancel_token"]})  # no need to train it all
+            urllib.request.urlopen(server.url + half["events"]).read()
     finally:
         server.stop()
-    for attempt in range(3):
-        server = LiveServer(cache).start()
-        slow = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5000, "points": 4096, "seed": 100 + attempt})
-        while get_json(server.url + f"/api/jobs/{slow['job']}")["progress"] < 0.1:
-            time.sleep(0.05)  # until it is well into training
-        server.process.send_signal(signal.SIGKILL)
-        server.process.wait()
-        server.log.close()
-        restarted = LiveServer(cache).start()
-        try:
-            again = post_json(restarted.url + "/api/demos/line_fit/run", {"steps": 5, "seed": 1})
-            assert again["status"] == "done" and again["cached"] is True, "served from disk, not trained again"
-            assert get_json(restarted.url + "/api/demos/line_fit")["job"] is None
-            orphan = get_json(restarted.url + f"/api/jobs/{slow['job']}")
-            assert orphan["status"] == "failed" and "stopped" in orphan["error"], "a killed job does not hang forever"
-            half = post_json(restarted.url + "/api/demos/line_fit/run", {"steps": 5000, "points": 4096, "seed": 100 + attempt})
-            assert half["status"] != "done", "a half-trained result was never stored"
-            urllib.request.urlopen(restarted.url + half["events"]).read()
-        finally:
-            restarted.stop()
 
 
 def test_a_thousand_dropped_event_streams_leak_nothing(tmp_path):
