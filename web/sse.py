@@ -2,8 +2,9 @@
 
 Each open stream holds a server thread, so their number is capped (`MAX_EVENT_STREAMS` per
 process); a stream that cannot start gets a 503 and the browser's EventSource retries.
-A comment goes out every few seconds: it keeps proxies from closing quiet streams, and
-it is how the server notices a listener that has gone (the write fails and the thread ends).
+A comment goes out every few seconds (`SSE_HEARTBEAT_SECONDS`): it keeps proxies from closing
+quiet streams, and it is how the server notices a listener that has gone (the write fails and
+the thread ends).
 """
 import json
 import threading
@@ -12,7 +13,6 @@ from typing import Callable, ContextManager, Iterator
 
 from flask import Response, current_app, jsonify, stream_with_context
 
-HEARTBEAT_SECONDS = 5
 RECONNECT_MS = 1000  # how soon a dropped browser reconnects (the browsers' default is about 3 s)
 _open = 0
 _open_lock = threading.Lock()
@@ -42,6 +42,7 @@ def event_stream(wait_for_change: Callable[[int, float], int], current: Callable
             response.headers["Retry-After"] = "5"
             return response
         _open += 1
+    heartbeat = current_app.config["SSE_HEARTBEAT_SECONDS"]
 
     def stream() -> Iterator[str]:
         global _open
@@ -50,7 +51,7 @@ def event_stream(wait_for_change: Callable[[int, float], int], current: Callable
                 retry = f"retry: {RECONNECT_MS}\n"  # sent with the first event
                 seen = -1
                 while True:
-                    version = wait_for_change(seen, HEARTBEAT_SECONDS)
+                    version = wait_for_change(seen, heartbeat)
                     if version == seen:
                         yield ": still here\n\n"
                         continue
