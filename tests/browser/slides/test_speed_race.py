@@ -66,7 +66,7 @@ def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_p
     page.screenshot(path=screenshot_path("slide-10-speed-race.png"))
 
 
-def test_the_speed_race_is_legible_on_a_projector_and_a_phone(open_page, screenshot_path):
+def test_the_speed_race_is_legible_on_a_projector_and_a_phone_and_in_a_short_chart(open_page, screenshot_path):
     for width, height in ((1024, 768), (390, 844)):
         page, widget = open_demo(lambda path: open_page(path, width=width, height=height), "speed_race", **SMALL)
         run_and_wait(widget, "on cpu")
@@ -77,12 +77,11 @@ def test_the_speed_race_is_legible_on_a_projector_and_a_phone(open_page, screens
         ticks = widget.locator(".speed-times .xtick text").all_text_contents()
         assert ticks == ["64", "128"], "the lengths are written out in full"
         page.screenshot(path=screenshot_path(f"slide-10-speed-race-{width}.png"), full_page=True)
+    expect_ticks_to_thin_out(page, widget)
 
 
-def test_the_time_ticks_thin_out_when_the_chart_has_less_room(open_page):
-    # A longer summary or an error above it leaves the chart less height: its labels must never touch.
-    page, widget = open_demo(lambda path: open_page(path, width=1024, height=768), "speed_race", **SMALL)
-    run_and_wait(widget, "on cpu")
+def expect_ticks_to_thin_out(page, widget):
+    """A longer summary or an error above it leaves the chart less height: its labels must never touch."""
     chart = widget.locator(".speed-times")
     chart.evaluate("chart => { chart.style.height = '150px'; Plotly.Plots.resize(chart); }")
     # Redrawn for the smaller height with no two tick labels touching.
