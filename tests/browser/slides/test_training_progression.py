@@ -2,7 +2,8 @@
 scrubs back; on a phone the chart is tall enough to read."""
 import re
 
-from playwright.sync_api import expect
+import pytest
+from playwright.sync_api import Error, expect
 
 from demos.core.corpus import TARGET_SENTENCE
 from tests.browser.a11y import expect_accessible
@@ -22,8 +23,18 @@ def test_trains_live_then_scrubs_back_to_the_first_snapshot(open_page, screensho
     trained = int(re.search(r"\((\d+) steps\)", demo.locator(".demo-summary").text_content())[1])
     x_end = chart.evaluate("chart => chart.layout.xaxis.range[1]")
     assert trained <= x_end <= 1.05 * trained, f"the axis ends at {x_end}, training at step {trained}"
-    title, footer = chart.locator(".xtitle").bounding_box(), demo.locator(".prog-footer").bounding_box()
-    assert title["y"] + title["height"] <= footer["y"], "the axis title stays above the scrubber"
+    # The chart is resized a frame after the result is drawn (the toolbar may have grown): wait for it.
+    try:
+        demo.evaluate("""demo => new Promise((resolve, reject) => {
+          const above = () => demo.querySelector('.xtitle').getBoundingClientRect().bottom
+            <= demo.querySelector('.prog-footer').getBoundingClientRect().top;
+          const start = performance.now();
+          const check = () => (above() ? resolve() : performance.now() - start > 5000 ? reject() : requestAnimationFrame(check));
+          check();
+        })""")
+    except Error:
+        title, footer = chart.locator(".xtitle").bounding_box(), demo.locator(".prog-footer").bounding_box()
+        pytest.fail(f"the axis title (bottom at {title['y'] + title['height']}) runs into the scrubber (top at {footer['y']})")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-09-training-progression.png"))
     demo.locator(".prog-scrubber").evaluate(SLIDE_TO, "0")
