@@ -37,8 +37,9 @@ function timeLabel(ms) {
 // Ticks with their units (10 ms, 1 s) for an axis from 10^low to 10^high ms: the densest scheme
 // the range calls for (1-2-5 in each decade, 1-3, whole decades) whose labels stand clear of
 // each other (a label's height and a fifth) on an axis this many pixels per decade, with two
-// numbers at least. Where none does, a scheme with the ticks too close to the one before left out: whole decades, or 1-3 or
-// 1-2-5 if that leaves only one number to read. A short chart gets fewer ticks, never touching.
+// numbers at least. Where none does, a scheme with each tick too close to the one before left
+// out: whole decades, or 1-3 or 1-2-5 if that leaves only one number to read. A short chart gets
+// fewer ticks, never touching ones.
 function timeTicks([low, high], pixelsPerDecade, font) {
   const decades = high - low;
   const schemes = [[1, 2, 5], [1, 3], [1]];
@@ -130,22 +131,22 @@ function drawTimes(chart, races) {
   // it leaves it less). First from the box's height less the margins, before drawing; then, once
   // drawn, from the axis as Plotly laid it out (a label at the top edge can push the margin), and
   // only ever fewer, so it settles. Again from the start whenever the chart is resized.
-  const ticksFor = (i, [low, high], length) => timeTicks([low, high], length > 0 ? length / (high - low) : Infinity, size.font);
+  const ticksFor = ([low, high], length) => timeTicks([low, high], length > 0 ? length / (high - low) : Infinity, size.font);
+  const yaxis = (i) => `yaxis${i ? i + 1 : ""}`;
   const estimate = () => {
     values.forEach((timings, i) => {
       if (!timings.length) return;
       const [low, high] = logRange(timings);
-      Object.assign(layout[`yaxis${i ? i + 1 : ""}`],
-        ticksFor(i, [low - 0.04, high + 0.04], chart.clientHeight - layout.margin.t - layout.margin.b));
+      Object.assign(layout[yaxis(i)], ticksFor([low - 0.04, high + 0.04], chart.clientHeight - layout.margin.t - layout.margin.b));
     });
   };
   const settle = () => {
     let fewer = false;
     values.forEach((timings, i) => {
-      const axis = layout[`yaxis${i ? i + 1 : ""}`];
-      const drawn = chart._fullLayout?.[`yaxis${i ? i + 1 : ""}`];
+      const axis = layout[yaxis(i)];
+      const drawn = chart._fullLayout?.[yaxis(i)];
       if (!timings.length || !drawn?._length) return;
-      const ticks = ticksFor(i, [...drawn.range].sort((a, b) => a - b), drawn._length);
+      const ticks = ticksFor([...drawn.range].sort((a, b) => a - b), drawn._length);
       if (ticks.tickvals.length < axis.tickvals.length) {
         Object.assign(axis, ticks);
         fewer = true;
