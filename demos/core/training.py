@@ -13,6 +13,7 @@ Built to spend its time in the model, not around it:
   stream, their steps interleaved; on a CPU side by side on separate cores.
 """
 import contextvars
+import math
 import os
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +34,9 @@ class TrainConfig:
     weight_decay: float = 0.0
     grad_clip: float | None = 1.0  # largest gradient norm; None to leave gradients alone
     warmup: int = 0  # steps over which the learning rate rises linearly to `lr` (the usual start for a Transformer)
+    schedule: str = "constant"  # after the warm-up: "constant", "cosine" (down to 0 at `steps`) or
+    #                             "cooldown" (constant, then linearly to 0 over the last `cooldown` share of `steps`)
+    cooldown: float = 0.2
     report_every: int = 25  # steps between reads of the loss: each read waits for the device
     chunk: int = 100  # steps of batches drawn at once
 
@@ -88,9 +92,26 @@ def make_optimizer(model: nn.Module, cfg: TrainConfig, device: torch.device,
                             fused=True, capturable=device.type == "cuda")
 
 
+SCHEDULES = ("constant", "cosine", "cooldown")
+
+
 def learning_rate(cfg: TrainConfig, step: int) -> float:
-    """The learning rate of step `step` (counting from 0): a linear warm-up, then constant."""
-    return cfg.lr * min(1.0, (step + 1) / cfg.warmup) if cfg.warmup else cfg.lr
+    """The learning rate of step `step` (counting from 0): a linear warm-up, then the schedule's shape."""
+    if cfg.warmup and step < cfg.warmup:
+        return cfg.lr * (step + 1) / cfg.warmup
+    if cfg.schedule == "cosine":
+        done = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
+        return cfg.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, done)))
+    if cfg.schedule == "cooldown":
+        left = (cfg.steps - step) / max(1.0, cfg.cooldown * cfg.steps)
+        return cfg.lr * min(1.0, left)
+    return cfg.lr
+
+
+def scheduled(cfg: TrainConfig) -> bool:
+    """Whether the learning rate changes during training (then it is a tensor the schedule fills in)."""
+    assert cfg.schedule in SCHEDULES, f"unknown schedule {cfg.schedule!r}; one of {SCHEDULES}"
+    return bool(cfg.warmup) or cfg.schedule != "constant"
 
 
 def device_of(model: nn.Module) -> torch.device:
@@ -103,7 +124,7 @@ class Stepper:
     def __init__(self, run: Run, graphs: bool):
         self.run = run
         self.device = device_of(run.model)
-        self.lr = torch.tensor(learning_rate(run.cfg, 0), device=self.device) if run.cfg.warmup else None
+        self.lr = torch.tensor(learning_rate(run.cfg, 0), device=self.device) if scheduled(run.cfg) else None
         self.optimizer = make_optimizer(run.model, run.cfg, self.device, self.lr)
         self.loss_log = torch.zeros(run.cfg.steps, device=self.device)
         self.step = 0  # steps done
@@ -133,7 +154,7 @@ class Stepper:
         return loss.detach()
 
     def schedule(self) -> None:
-        if self.lr is not None and self.step <= self.run.cfg.warmup:
+        if self.lr is not None and (self.step <= self.run.cfg.warmup or self.run.cfg.schedule != "constant"):
             self.lr.fill_(learning_rate(self.run.cfg, self.step))
 
     def eager_step(self) -> None:

@@ -89,3 +89,30 @@ def test_early_stop_when_solved_or_when_the_loss_stops_falling():
 def test_a_loss_curve_keeps_about_the_points_asked_for_and_always_the_last():
     assert [step for step, _ in thinned([1.0] * 1000, points=10)] == list(range(100, 1001, 100))
     assert [step for step, _ in thinned([1.0] * 25, points=10)] == [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 25]
+
+
+def test_learning_rate_schedules_warm_up_then_keep_cool_down_or_decay():
+    from demos.core.training import learning_rate
+    cooldown = TrainConfig(steps=100, lr=1.0, warmup=10, schedule="cooldown", cooldown=0.2)
+    rates = [learning_rate(cooldown, step) for step in range(100)]
+    assert rates[0] == 0.1 and rates[9] == 1.0  # warm-up
+    assert all(rate == 1.0 for rate in rates[10:80])  # constant
+    assert all(a > b for a, b in zip(rates[80:], rates[81:])) and rates[99] < 0.1  # linearly down
+    cosine = TrainConfig(steps=100, lr=1.0, schedule="cosine")
+    decayed = [learning_rate(cosine, step) for step in range(100)]
+    assert decayed[0] == 1.0 and abs(decayed[50] - 0.5) < 1e-9 and decayed[99] < 0.001
+    assert all(a >= b for a, b in zip(decayed, decayed[1:]))
+
+
+def test_a_scheduled_rate_reaches_the_optimiser():
+    seen = []
+    model = nn.Linear(1, 1)
+    x = torch.linspace(-1, 1, 8).unsqueeze(1)
+    cfg = TrainConfig(steps=20, lr=0.1, schedule="cosine", report_every=1)
+    run = Run(model, SameBatch(x, x), lambda m, batch: nn.functional.mse_loss(m(batch[0]), batch[1]), cfg)
+    from demos.core.training import Stepper
+    stepper = Stepper(run, graphs=False)
+    for _ in range(20):
+        stepper.advance()
+        seen.append(float(stepper.optimizer.param_groups[0]["lr"]))
+    assert abs(seen[0] - 0.1) < 1e-6 and seen[-1] < 0.002 and seen == sorted(seen, reverse=True)
