@@ -1,0 +1,37 @@
+"""What a slide says follows what its demo measures: speaker notes carry no typed figures (the
+lecturer reads numbers from the cached result, in the presenter view), and every poll can be
+settled by its demo's own verdict, whatever the run measures."""
+import re
+
+import pytest
+import torch
+
+from demos import DEMOS
+from demos.runtime.runner import run_demo
+from demos.runtime.storage import ModelStore
+from slides import load_deck
+from tests.demos.tiny import TINY
+
+# A measured-looking figure: a percentage, a decimal, a time, a ratio, a power of ten, a number of bits.
+FIGURE = re.compile(r"\d+(?:[.,]\d+)?\s*%|\b\d+\.\d+\b|10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+"
+                    r"|\b\d+(?:\.\d+)?\s*(?:s|ms|seconds?|minutes?)\b|\b\d+(?:\.\d+)?\s*×|\b\d+(?:\.\d+)?\s*bits?\b")
+POLL_SLIDES = [slide for slide in load_deck() if slide.poll is not None]
+
+
+@pytest.mark.parametrize("slide", load_deck(), ids=lambda slide: slide.demo)
+def test_speaker_notes_hold_no_typed_figures(slide):
+    text = re.sub(r"<[^>]+>", "", slide.notes_html)
+    found = [text[max(0, m.start() - 30):m.end() + 10] for m in FIGURE.finditer(text)]
+    assert not found, f"slide {slide.n}'s notes type figures the demo measures: {found}"
+
+
+def test_every_poll_asks_about_a_demo_with_a_verdict():
+    for slide in POLL_SLIDES:
+        assert hasattr(DEMOS[slide.demo], "headline"), f"slide {slide.n}'s poll has no verdict to be settled by"
+
+
+@pytest.mark.parametrize("slide", POLL_SLIDES, ids=lambda slide: slide.demo)
+def test_the_demos_verdict_is_one_of_the_polls_choices(slide):
+    result = run_demo(DEMOS[slide.demo], TINY[slide.demo], device=torch.device("cpu"), store=ModelStore())
+    outcomes = [outcome for outcome, _ in slide.poll.choices]
+    assert DEMOS[slide.demo].headline(result)["winner"] in outcomes
