@@ -15,6 +15,7 @@ Timings on a shared machine are noisy, so each point keeps its spread (fastest t
 repeats); a point whose spread is too wide is timed again, and marked `noisy` if it stays so. Who is
 faster is said only at lengths where the two spreads do not overlap and neither point is noisy.
 """
+import copy
 import statistics
 import time
 
@@ -25,6 +26,7 @@ from demos.core.models import Block, ModelConfig, count_parameters
 from demos.runtime.device import all_cpu_cores, device_label, precision, synchronize
 from demos.runtime.params import Param, seed_param
 from demos.runtime.progress import share
+from demos.shared import speedup
 from demos.shared.complexity import TABLE_1
 from demos.shared.recap import headline as recap_row
 
@@ -93,7 +95,7 @@ def build(contender: str, width: int) -> nn.Module:
     return Block(ModelConfig(width=width, n_heads=max(1, width // 32), fast_attention=True))
 
 
-CPU_COMPARE_MAX = 1024  # beside a GPU, the CPU is timed up to this length (at 4,096 one step takes seconds)
+CPU_COMPARE_MAX = 1024  # beside a GPU, or on one thread, the CPU is timed up to this length (at 4,096 a step takes seconds)
 POINT_SECONDS = 2.0  # a point that has taken this long stops after two timings (the least for a spread)
 NOISE_LIMIT = 0.5  # a point whose slowest timing exceeds its fastest by over half the median is noisy
 RETRIES = 2  # a noisy point is timed again up to this many times, and the quietest attempt kept...
@@ -308,44 +310,67 @@ def verdict(label: str, race_result: dict) -> str:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, repeats × batch × width × the lengths: the engine scales its time
-    estimates for new settings by it."""
-    return params["repeats"] * params["batch"] * params["width"] * sum(params["lengths"])
+    """How the run's cost grows with its settings, repeats × batch × width × the lengths (those timed on one
+    thread and on all, about three times over): the engine scales its time estimates for new settings by it."""
+    return params["repeats"] * params["batch"] * params["width"] * (sum(params["lengths"]) + 3 * sum(scaling_lengths(params)))
+
+
+def scaling_lengths(params: dict) -> list[int]:
+    """Where the speed-up from one thread is timed: the longest length every contender runs at, and
+    the longest up to CPU_COMPARE_MAX."""
+    within = [n for n in sorted(params["lengths"]) if n <= CPU_COMPARE_MAX] or sorted(params["lengths"])[:1]
+    everyone = [n for n in within if n <= params["loop_max_length"]]
+    return sorted({within[-1], *everyone[-1:]})
+
+
+def one_step(models: dict, x: torch.Tensor, device: torch.device, warm_up: bool) -> dict[str, float]:
+    """Seconds of one step of each model, taking turns (time_length with one repeat)."""
+    return {name: seconds[0] for name, (seconds, _) in time_length(models, x, 1, device, warm_up).items()}
+
+
+def thread_scaling(params: dict, device: torch.device, threads: int, progress) -> dict:
+    """Each contender's step on one CPU thread, on all `threads`, and on the GPU if there is one: the
+    speed-up each gets from this server's parallel hardware (demos/shared/speedup.py)."""
+    lengths, width = scaling_lengths(params), params["width"]
+    plan = speedup.settings(device, threads)
+    on_cpu = {name: build(name, width) for name in CONTENDERS}
+    models = {setting: on_cpu if where.type == "cpu" else {name: copy.deepcopy(m).to(where) for name, m in on_cpu.items()}
+              for setting, (where, _) in plan.items()}
+    inputs = {n: torch.randn(params["batch"], n, width) for n in lengths}
+    timed = {n: [name for name in CONTENDERS if not (name == "lstm_loop" and n > params["loop_max_length"])] for n in lengths}
+    seconds = speedup.measure(models, inputs, timed, plan, one_step, params["repeats"], POINT_SECONDS, progress)
+    return speedup.summarise(seconds, lengths, lambda t: noise(t) > NOISE_LIMIT, speedup.hardware(device, threads))
 
 
 def run(params: dict, progress, device: torch.device) -> dict:
     second = torch.device("cpu") if device.type != "cpu" and params["compare_cpu"] else None
     with all_cpu_cores() as cpu_threads:  # the race is about what this hardware can do
-        result = race(params, device, share(progress, 0.0, 0.7 if second else 1.0))
+        result = race(params, device, share(progress, 0.0, 0.55 if second else 0.75))
         races = [result]
         if second is not None:  # the CPU side by side, to the lengths a CPU times in seconds
             cpu_lengths = [n for n in params["lengths"] if n <= CPU_COMPARE_MAX] or params["lengths"][:1]
-            races.append(race({**params, "lengths": cpu_lengths}, second, share(progress, 0.7, 1.0)))
+            races.append(race({**params, "lengths": cpu_lengths}, second, share(progress, 0.55, 0.75)))
+        scaling = thread_scaling(params, device, cpu_threads, share(progress, 0.75, 1.0))
     counts = {name: count_parameters(build(name, params["width"])) for name in CONTENDERS}
     return {
         **{k: v for k, v in result.items() if k not in ("device", "noisy")},
         "races": races,  # one per device; the first is the main one (the server's device)
+        "scaling": scaling,  # one thread against all cores (and the GPU): the speed-up of each step
         # True when some point stayed noisy: a measurement to repeat on a quiet machine, not to keep
-        "noisy": any(bad for r in races for times in r["noisy"].values() for bad in times),
+        "noisy": any(bad for r in races for times in r["noisy"].values() for bad in times) or speedup.any_noisy(scaling),
         "parameters": counts,
         "sequential_steps": {"lstm": list(params["lengths"]), "transformer": [1] * len(params["lengths"])},
         "complexity": TABLE_1,
         "cpu_threads": cpu_threads,
-        "summary": " ".join(r["verdict"] for r in races),
+        "summary": f"{speedup.hardware_text(scaling['hardware'])}. " + " ".join(r["verdict"] for r in races)
+                   + " " + scaling["summary"],
     }
 
 
 def headline(result: dict) -> dict:
-    """For the recap: who trained a step faster at the longest length on the server's device, or a
-    tie where their timings overlap."""
-    main = result["races"][0]
-    longest, ratio, winner = main["lengths"][-1], main["ratio_lstm_to_transformer"][-1], main["faster"][-1]
-    if winner is None:
-        return recap_row(f"Speed of a training step, length {longest:,}", "tie",
-                         f"too close to call on {main['device']}: the timings overlap or were noisy "
-                         f"(the fused LSTM's median {times_word(ratio)} the Transformer layer's)")
-    return recap_row(f"Speed of a training step, length {longest:,}", winner,
-                     f"the fused LSTM took {times_word(ratio)} the Transformer layer's time on {main['device']}")
+    """For the recap and the poll: whose step sped up more from one CPU thread to this server's
+    parallel hardware (all its cores, or its GPU), or a tie where the speed-ups' ranges overlap."""
+    return recap_row(*speedup.headline(result["scaling"]))
 
 
 def milliseconds(seconds: float) -> str:
@@ -372,6 +397,7 @@ def format_text(result: dict) -> str:
                     None: "too close to call"}[won]
             lines.append(f"{n:>7}  " + "  ".join(cells) + f"   {call}")
         lines += [race_result["verdict"], ""]
+    lines += speedup.table(result["scaling"], {name: NAMES[name] for name in CONTENDERS}, milliseconds)
     counts = result["parameters"]
     lines.append("Parameters: " + ", ".join(f"{NAMES[name]} {counts[name]:,}" for name in CONTENDERS))
     lines.append("Sequential steps for n tokens: LSTM n, Transformer 1 per layer.")
