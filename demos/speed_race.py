@@ -293,10 +293,6 @@ def verdict(label: str, race_result: dict) -> str:
             text = (f"On {label} the fused LSTM beat the Transformer layer at {listed(lstm)} "
                     f"(it took {times_word(best)} the Transformer's time{' at best' if len(lstm) > 1 else ''})")
         text += f"; too close to call on this machine at {listed(close)}." if close else "."
-    if transformer and lstm and max(lstm) < min(transformer):
-        text += f" The Transformer layer takes the lead between {max(lstm):,} and {min(transformer):,}."
-    elif transformer and lstm and max(transformer) < min(lstm):
-        text += f" The fused LSTM takes the lead between {max(transformer):,} and {min(lstm):,}."
     loop_calls = [(n, i) for i, n in enumerate(lengths)
                   if faster(point(race_result, "lstm_loop", i), point(race_result, "lstm_fused", i))]
     if loop_calls:
@@ -362,8 +358,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
         "sequential_steps": {"lstm": list(params["lengths"]), "transformer": [1] * len(params["lengths"])},
         "complexity": TABLE_1,
         "cpu_threads": cpu_threads,
-        "summary": f"{speedup.hardware_text(scaling['hardware'])}. " + " ".join(r["verdict"] for r in races)
-                   + " " + scaling["summary"],
+        "summary": " ".join(r["verdict"] for r in races) + " " + scaling["summary"],
     }
 
 

@@ -20,6 +20,7 @@ import torch
 from demos.runtime.progress import check_stop
 
 NAMES = {"lstm_fused": "fused LSTM", "lstm_loop": "Python-loop LSTM", "transformer": "Transformer layer"}
+WHO = {"transformer": "transformer", "lstm": "lstm_fused"}  # a poll's outcome: the contender it stands for
 
 
 @contextmanager
@@ -148,7 +149,7 @@ def hardware_text(facts: dict) -> str:
 
 
 def target_text(target: str, facts: dict) -> str:
-    return f"all {facts['cpu_threads']} threads" if target == "all_threads" else f"the {facts['gpu']}"
+    return f"{facts['cpu_threads']} threads" if target == "all_threads" else f"the {facts['gpu']}"
 
 
 def headline(result: dict) -> tuple[str, str, str]:
@@ -166,31 +167,25 @@ def headline(result: dict) -> tuple[str, str, str]:
 
 
 def words(result: dict) -> str:
-    """What the speed-ups show, whichever way they go: who gained more from the parallel hardware at
-    the longest length timed, and whether anything gained at all."""
+    """What the speed-ups show, whichever way they go, in two sentences (the chart has the rest): the
+    fused LSTM's and the Transformer layer's at the longest length timed, and which gained more."""
     facts, main, lengths = result["hardware"], result["main"], result["lengths"]
     if main is None:
         return "With one CPU thread and no GPU there is no parallel hardware to measure a speed-up on."
     i, gains = len(lengths) - 1, result["speedup"][main]
-    said = [f"the {NAMES[name]} {times_text(gains[name]['series'][i], gains[name]['spread'][i])}"
-            for name in ("transformer", "lstm_fused")]
-    loop = [j for j, s in enumerate(gains.get("lstm_loop", {}).get("series", [])) if s is not None]
-    if loop:
-        said.append(f"the {NAMES['lstm_loop']} {times_text(gains['lstm_loop']['series'][loop[-1]], gains['lstm_loop']['spread'][loop[-1]])}"
-                    f" at {lengths[loop[-1]]:,}")
-    ideal = f" ({facts['cpu_threads']}× would use every core fully)" if main == "all_threads" else ""
-    text = (f"Speed-up of a step from one thread to {target_text(main, facts)}{ideal}, "
-            f"at length {lengths[i]:,}: " + ", ".join(said) + ".")
-    quiet = all(not gains[name]["noisy"][i] for name in ("transformer", "lstm_fused"))
-    if quiet and all(gains[name]["spread"][i][0] <= 1 for name in ("transformer", "lstm_fused")):
-        text += " Neither got clearly faster: both ranges reach down to 1× or below."
+    pair = ("transformer", "lstm_fused")
+    where = f"{facts['cpu_threads']} threads" if main == "all_threads" else "the GPU"
+    text = (f"Speed-up of a step from one thread to {where} at length {lengths[i]:,}: "
+            + ", ".join(f"{NAMES[name]} {times_text(gains[name]['series'][i], gains[name]['spread'][i])}" for name in pair))
+    quiet = all(not gains[name]["noisy"][i] for name in pair)
     winner = result["gained_more"][i]
-    if winner == "transformer":
-        text += " The Transformer layer gained more from the parallel hardware."
-    elif winner == "lstm":
-        text += " The fused LSTM gained more from the parallel hardware than the Transformer layer."
+    if quiet and all(gains[name]["spread"][i][0] <= 1 for name in pair):
+        text += "; neither clearly gained"
+        text += "." if winner is None else f", and the {NAMES[WHO[winner]]} lost less."
+    elif winner is not None:
+        text += f"; the {NAMES[WHO[winner]]} gained more."
     else:
-        text += " Which gained more is too close to call: " + ("their ranges overlap." if quiet else "a timing stayed noisy.")
+        text += "; too close to call who gained more (" + ("the ranges overlap)." if quiet else "a timing stayed noisy).")
     return text
 
 

@@ -17,14 +17,14 @@ TEXT_SIZES = """widget => {
   const phone = matchMedia('(max-width: 760px)').matches;
   const scale = phone ? 1 : parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--scale'));
   return [...widget.querySelectorAll('.demo-output text, .demo-output li span, .demo-output h3, .demo-output summary')]
-    .filter((el) => el.textContent.trim() && el.getBoundingClientRect().width > 0)
+    .filter((el) => el.textContent.trim() && el.checkVisibility() && el.getBoundingClientRect().width > 0)
     .map((el) => [el.textContent.trim(), parseFloat(getComputedStyle(el).fontSize) * scale]);
 }"""
 
 # Pairs of texts in the demo's output whose boxes overlap by more than a pixel.
 OVERLAPS = """widget => {
   const texts = [...widget.querySelectorAll('.demo-output text, .demo-output li span, .demo-output h3, .demo-output summary')]
-    .filter((el) => el.textContent.trim() && el.getBoundingClientRect().width > 0);
+    .filter((el) => el.textContent.trim() && el.checkVisibility() && el.getBoundingClientRect().width > 0);
   const pairs = [];
   texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => {
     const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();

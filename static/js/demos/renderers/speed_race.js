@@ -1,7 +1,8 @@
 // Time per training step against sequence length (log-log), one line per contender and one chart
 // per device timed, each point its median with a bar from the fastest to the slowest timing
-// (hollow where the timings stayed noisy); beside it, who was faster at each length, said only
-// where the bars do not overlap; above, the legend and, folded away, Table 1 and the settings.
+// (hollow where the timings stayed noisy); beside it, this server's parallel hardware and how much
+// each step sped up from one CPU thread to all of it; above, the legend and, folded away, who was
+// faster at each length (said only where the bars do not overlap), Table 1 and the settings.
 import { modelColors, plot, textColors } from "../charts.js";
 import { chartIn, element, thousands } from "./shared/common.js";
 
@@ -101,7 +102,7 @@ function raceTraces(race, size) {
 function drawTimes(chart, races) {
   const narrow = window.matchMedia(PHONE).matches;
   const size = sizes(narrow);
-  const crowded = narrow || races.length > 1;
+  const crowded = narrow || races.length > 1 || chart.clientWidth < 480;
   const traces = races.flatMap((race, i) => raceTraces(race, size).map((trace) => ({
     ...trace, xaxis: i ? `x${i + 1}` : "x", yaxis: i ? `y${i + 1}` : "y",
   })));
@@ -122,7 +123,7 @@ function drawTimes(chart, races) {
   races.forEach((race, i) => {
     const suffix = i ? String(i + 1) : "";
     layout[`xaxis${suffix}`] = {
-      type: "log", title: { text: i ? "" : narrow ? "length (tokens)" : "sequence length (tokens; 1k = 1,024)", standoff: 4 },
+      type: "log", title: { text: i ? "" : crowded ? "length (tokens)" : "sequence length (tokens; 1k = 1,024)", standoff: 4 },
       ...lengthTicks(race.lengths, crowded), tickangle: 0,
     };
     layout[`yaxis${suffix}`] = { type: "log" }; // the units are on the ticks (10 ms, 1 s): no title to crowd them
@@ -227,9 +228,14 @@ function times(ratio) {
   return ratio < 10 ? `${ratio.toFixed(1)}×` : `${Math.round(ratio)}×`;
 }
 
+// Folded away (the chart row keeps its height on the projector): who was faster at each length,
+// Table 1 and the settings.
 function detailsPanel(result) {
   const details = element("details", "speed-details");
-  details.append(element("summary", "", "Table 1 and settings"));
+  details.append(element("summary", "", "Each length, Table 1"));
+  const several = result.races.length > 1;
+  const calls = element("div", "speed-side");
+  result.races.forEach((race) => calls.append(callsList(race, several ? `Faster on ${race.device}` : "Faster at each length")));
   const table = element("table", "speed-complexity");
   const head = element("tr");
   ["Per layer (Table 1)", "Work", "Sequential steps"].forEach((text) => head.append(element("th", "", text)));
@@ -259,11 +265,121 @@ function detailsPanel(result) {
       `${thousands(Math.round(cuda.peak_gflops))} GFLOP/s ${cuda.precision} peak (data sheet).`);
   }
   const panel = element("div", "speed-details-panel");
-  panel.append(table, ...facts.map((text) => element("p", "", text)));
+  panel.append(calls, table, ...facts.map((text) => element("p", "", text)));
   // How many CPU threads ran the race: for the lecturer, not the projected slide.
   panel.append(element("p", "instructor-only", `The CPU ran with ${result.cpu_threads} thread${result.cpu_threads === 1 ? "" : "s"}.`));
   details.append(panel);
   return details;
+}
+
+// "Server: 2 CPU cores" or "Server: NVIDIA H100 80GB HBM3, 132 SMs; 16 CPU cores": from the result.
+function hardwareText(facts) {
+  const cores = `${facts.cpu_cores} CPU core${facts.cpu_cores === 1 ? "" : "s"}`;
+  return `Server: ${facts.gpu ? `${facts.gpu}${facts.gpu_sms ? `, ${facts.gpu_sms} SMs` : ""}; ${cores}` : cores}`;
+}
+
+// What each chart of speed-ups measures: "speed-up, 1 → 2 threads", "1 CPU thread → GPU".
+function targetText(target, facts) {
+  return target === "gpu" ? "1 CPU thread → GPU" : `speed-up, 1 → ${facts.cpu_threads} threads`;
+}
+
+function gainLabel(value) {
+  return value < 10 ? `${value.toFixed(2)}×` : `${Math.round(value)}×`;
+}
+
+// One row per contender timed at each length, grouped by length (the shortest on top), as
+// numbers on a y axis whose ticks name the lengths.
+function gainRows(scaling) {
+  const rows = [];
+  scaling.lengths.forEach((n, i) => Object.keys(NAMES).forEach((name) => {
+    if (scaling.times.one_thread[name]?.series[i] != null) rows.push({ n, i, name });
+  }));
+  return rows.map((row, k) => ({ ...row, y: -(k + rows.slice(0, k + 1).filter((r, j) => j && r.n !== rows[j - 1].n).length) }));
+}
+
+// The speed-up of each contender's step over one CPU thread, a point per contender and length with
+// its range as a bar (hollow where a timing stayed noisy), against 1× (no gain) and, on the CPU,
+// the number of threads (every core fully used). One chart per kind of parallel hardware.
+function drawGains(chart, scaling) {
+  const narrow = window.matchMedia(PHONE).matches;
+  const size = sizes(narrow);
+  const colors = modelColors();
+  const targets = Object.keys(scaling.speedup);
+  const rows = gainRows(scaling);
+  const facts = scaling.hardware;
+  const traces = targets.flatMap((target, t) => Object.keys(NAMES).map((name) => {
+    const mine = rows.filter((row) => row.name === name);
+    const gains = scaling.speedup[target][name];
+    const color = name === "transformer" ? colors.transformer : colors.lstm;
+    const value = mine.map((row) => gains.series[row.i]);
+    return {
+      type: "scatter", mode: "markers", name: NAMES[name], x: value, y: mine.map((row) => row.y),
+      xaxis: t ? `x${t + 1}` : "x", yaxis: t ? `y${t + 1}` : "y",
+      error_x: {
+        type: "data", symmetric: false, color, thickness: 2.5, width: 6,
+        array: mine.map((row, k) => gains.spread[row.i][1] - value[k]),
+        arrayminus: mine.map((row, k) => value[k] - gains.spread[row.i][0]),
+      },
+      marker: {
+        color, size: size.marker, line: { color, width: 2.5 },
+        symbol: mine.map((row) => (gains.noisy[row.i] ? `${SYMBOL[name]}-open` : SYMBOL[name])),
+      },
+      customdata: mine.map((row) => [thousands(row.n), gainLabel(gains.spread[row.i][0]), gainLabel(gains.spread[row.i][1])]),
+      hovertemplate: `${NAMES[name]}, length %{customdata[0]}: %{x:.2f}× (%{customdata[1]} to %{customdata[2]})<extra></extra>`,
+    };
+  }));
+  const bands = [...new Set(rows.map((row) => row.n))].map((n) => {
+    const ys = rows.filter((row) => row.n === n).map((row) => row.y);
+    return { n, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+  });
+  const layout = {
+    font: { size: size.font },
+    showlegend: false, // the legend row above serves both charts
+    margin: { l: narrow ? 48 : 54, r: 14, t: 6, b: 54 },
+    grid: { rows: 1, columns: targets.length, pattern: "independent" },
+    shapes: [],
+  };
+  targets.forEach((target, t) => {
+    const suffix = t ? String(t + 1) : "";
+    const highs = scaling.lengths.flatMap((_, i) => Object.keys(NAMES).map((name) => scaling.speedup[target][name].spread[i]?.[1] ?? 0));
+    const lows = scaling.lengths.flatMap((_, i) => Object.keys(NAMES).map((name) => scaling.speedup[target][name].spread[i]?.[0] ?? 1));
+    const ideal = target === "all_threads" ? facts.cpu_threads : null;
+    const top = Math.max(...highs, ideal ?? 1);
+    const log = top > 10;
+    const references = [1, ...(ideal ? [ideal] : [])];
+    layout[`xaxis${suffix}`] = {
+      type: log ? "log" : "linear",
+      range: log ? [Math.log10(Math.min(...lows, 1) / 1.3), Math.log10(top * 1.3)] : [0, top * 1.12],
+      title: { text: targetText(target, facts), standoff: 4 },
+      tickvals: log ? [1, 10, 100, 1000].filter((v) => v <= top * 1.3) : references,
+      ticktext: (log ? [1, 10, 100, 1000].filter((v) => v <= top * 1.3) : references).map((v) => `${v}×`),
+      zeroline: false, tickangle: 0,
+    };
+    layout[`yaxis${suffix}`] = {
+      tickvals: t ? [] : bands.map((band) => band.y), ticktext: t ? [] : bands.map((band) => lengthLabel(band.n)),
+      range: [Math.min(...rows.map((row) => row.y)) - 0.8, 0.8], showgrid: false, zeroline: false,
+    };
+    references.forEach((at, k) => layout.shapes.push({ // 1×: no gain; n×: every core used fully
+      type: "line", xref: `x${suffix}`, yref: `y${suffix} domain`, x0: at, x1: at, y0: 0, y1: 1,
+      line: { color: "#888", width: 1.5, dash: k ? "dash" : "solid" },
+    }));
+  });
+  return plot(chart, traces, layout);
+}
+
+// This server's parallel hardware, then the chart of speed-ups over one thread.
+function gainsPanel(scaling) {
+  const section = element("section", "speed-gains");
+  section.append(element("h3", "speed-gains-heading", hardwareText(scaling.hardware)));
+  if (!Object.keys(scaling.speedup).length) {
+    section.append(element("p", "speed-gains-none", "One CPU thread and no GPU: nothing to spread a step over."));
+    return [section, null];
+  }
+  const chart = element("div", "demo-chart speed-gains-chart");
+  chart.setAttribute("aria-label", "Speed-up of each contender's training step over one CPU thread, " +
+    "each the ratio of median times with its range as a bar, at each length timed.");
+  section.append(chart);
+  return [section, chart];
 }
 
 export function render(output, result) {
@@ -273,11 +389,11 @@ export function render(output, result) {
   const times = element("div", "demo-chart speed-times");
   times.setAttribute("aria-label", "Milliseconds per training step against sequence length, " +
     "each point the median with a bar from the fastest to the slowest timing: LSTM fused, LSTM loop, Transformer.");
-  const side = element("div", "speed-side");
-  result.races.forEach((race) => side.append(callsList(race, several ? `Faster on ${race.device}` : "Faster at each length")));
-  layout.append(legendRow(result), times, side);
+  const [gains, gainsChart] = result.scaling ? gainsPanel(result.scaling) : [element("div"), null];
+  layout.append(legendRow(result), times, gains);
   output.append(layout);
   drawTimes(times, result.races);
+  if (gainsChart) drawGains(gainsChart, result.scaling);
 }
 
 // While timing: the points so far, on the device being timed.
