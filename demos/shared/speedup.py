@@ -139,13 +139,12 @@ def times_text(value: float, spread: list[float]) -> str:
 
 
 def hardware_text(facts: dict) -> str:
-    """ "This server has 2 CPU cores, and PyTorch ran on 2 threads", or its GPU with its SMs and cores."""
+    """ "This server: 2 CPU cores, PyTorch on 2 threads", or its GPU with its SMs, and its cores."""
     cores = f"{facts['cpu_cores']} CPU core{'s' if facts['cpu_cores'] != 1 else ''}"
     if facts["gpu"]:
-        sms = f" ({facts['gpu_sms']} SMs)" if facts["gpu_sms"] else ""
-        return f"This server has a {facts['gpu']}{sms} and {cores}"
+        return f"This server: {facts['gpu']}" + (f" ({facts['gpu_sms']} SMs)" if facts["gpu_sms"] else "") + f", {cores}"
     threads = facts["cpu_threads"]
-    return f"This server has {cores}, and PyTorch ran on {threads} thread{'s' if threads != 1 else ''}"
+    return f"This server: {cores}, PyTorch on {threads} thread{'s' if threads != 1 else ''}"
 
 
 def target_text(target: str, facts: dict) -> str:
