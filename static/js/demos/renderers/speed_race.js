@@ -112,7 +112,7 @@ function drawTimes(chart, races) {
     margin: narrow ? { l: 66, r: 8, t: races.length > 1 ? 28 : 10, b: 56 } : { l: 86, r: 10, t: races.length > 1 ? 30 : 12, b: 56 },
     grid: { rows: 1, columns: races.length, pattern: "independent" },
     annotations: races.length > 1 ? races.map((race, i) => ({ // which device each chart timed
-      text: race.device, showarrow: false, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`,
+      text: race.device === "cpu" ? "CPU" : "GPU", showarrow: false, // the GPU's name is over the speed-ups xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`,
       x: 0, y: 1, xanchor: "left", yanchor: "bottom", font: { size: size.small },
     })) : [],
   };
@@ -264,6 +264,15 @@ function detailsPanel(result) {
     facts.push(`On ${cuda.device} the Transformer layer reached ${(best * 100).toFixed(1)}% of the device's ` +
       `${thousands(Math.round(cuda.peak_gflops))} GFLOP/s ${cuda.precision} peak (data sheet).`);
   }
+  result.races.slice(1).forEach((race) => facts.push(race.verdict)); // the CPU beside a GPU
+  const scaling = result.scaling;
+  for (const target of Object.keys(scaling?.speedup ?? {}).filter((t) => t !== scaling.main)) { // the cores beside a GPU
+    const i = scaling.lengths.length - 1;
+    const gains = scaling.speedup[target];
+    facts.push(`Speed-up on all ${scaling.hardware.cpu_threads} CPU threads at length ${thousands(scaling.lengths[i])}: ` +
+      ["transformer", "lstm_fused"].map((name) => `${NAMES[name]} ${gainLabel(gains[name].series[i])} ` +
+        `(${gainLabel(gains[name].spread[i][0])} to ${gainLabel(gains[name].spread[i][1])})`).join(", ") + ".");
+  }
   const panel = element("div", "speed-details-panel");
   panel.append(calls, table, ...facts.map((text) => element("p", "", text)));
   // How many CPU threads ran the race: for the lecturer, not the projected slide.
@@ -272,15 +281,15 @@ function detailsPanel(result) {
   return details;
 }
 
-// "Server: 2 CPU cores" or "Server: NVIDIA H100 80GB HBM3, 132 SMs; 16 CPU cores": from the result.
+// "Server: 2 CPU cores" or "Server: NVIDIA H100 80GB HBM3, 132 SMs" (its cores in Details): from the result.
 function hardwareText(facts) {
-  const cores = `${facts.cpu_cores} CPU core${facts.cpu_cores === 1 ? "" : "s"}`;
-  return `Server: ${facts.gpu ? `${facts.gpu}${facts.gpu_sms ? `, ${facts.gpu_sms} SMs` : ""}; ${cores}` : cores}`;
+  if (facts.gpu) return `Server: ${facts.gpu}${facts.gpu_sms ? `, ${facts.gpu_sms} SMs` : ""}`;
+  return `Server: ${facts.cpu_cores} CPU core${facts.cpu_cores === 1 ? "" : "s"}`;
 }
 
-// What each chart of speed-ups measures: "speed-up, 1 → 2 threads", "1 CPU thread → GPU".
+// What each chart of speed-ups measures, over one CPU thread: "speed-up on 2 threads", "… on the GPU".
 function targetText(target, facts) {
-  return target === "gpu" ? "1 CPU thread → GPU" : `speed-up, 1 → ${facts.cpu_threads} threads`;
+  return target === "gpu" ? "speed-up on the GPU" : `speed-up on ${facts.cpu_threads} threads`;
 }
 
 function gainLabel(value) {
@@ -299,12 +308,13 @@ function gainRows(scaling) {
 
 // The speed-up of each contender's step over one CPU thread, a point per contender and length with
 // its range as a bar (hollow where a timing stayed noisy), against 1× (no gain) and, on the CPU,
-// the number of threads (every core fully used). One chart per kind of parallel hardware.
+// the number of threads (every core fully used): on the server's parallel hardware, all its CPU
+// threads or, where it has one, its GPU.
 function drawGains(chart, scaling) {
   const narrow = window.matchMedia(PHONE).matches;
   const size = sizes(narrow);
   const colors = modelColors();
-  const targets = Object.keys(scaling.speedup);
+  const targets = [scaling.main]; // the server's parallel hardware: all its cores, or its GPU (the cores in Details)
   const rows = gainRows(scaling);
   const facts = scaling.hardware;
   const traces = targets.flatMap((target, t) => Object.keys(NAMES).map((name) => {
@@ -335,7 +345,7 @@ function drawGains(chart, scaling) {
   const layout = {
     font: { size: size.font },
     showlegend: false, // the legend row above serves both charts
-    margin: { l: narrow ? 48 : 54, r: 14, t: 6, b: 54 },
+    margin: { l: narrow ? 48 : 50, r: 6, t: 6, b: 30 },
     grid: { rows: 1, columns: targets.length, pattern: "independent" },
     shapes: [],
   };
@@ -350,7 +360,7 @@ function drawGains(chart, scaling) {
     layout[`xaxis${suffix}`] = {
       type: log ? "log" : "linear",
       range: log ? [Math.log10(Math.min(...lows, 1) / 1.3), Math.log10(top * 1.3)] : [0, top * 1.12],
-      title: { text: targetText(target, facts), standoff: 4 },
+
       tickvals: log ? [1, 10, 100, 1000].filter((v) => v <= top * 1.3) : references,
       ticktext: (log ? [1, 10, 100, 1000].filter((v) => v <= top * 1.3) : references).map((v) => `${v}×`),
       zeroline: false, tickangle: 0,
@@ -371,6 +381,7 @@ function drawGains(chart, scaling) {
 function gainsPanel(scaling) {
   const section = element("section", "speed-gains");
   section.append(element("h3", "speed-gains-heading", hardwareText(scaling.hardware)));
+  if (scaling.main) section.append(element("p", "speed-gains-what", targetText(scaling.main, scaling.hardware)));
   if (!Object.keys(scaling.speedup).length) {
     section.append(element("p", "speed-gains-none", "One CPU thread and no GPU: nothing to spread a step over."));
     return [section, null];
