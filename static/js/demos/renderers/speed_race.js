@@ -112,21 +112,25 @@ function drawTimes(chart, races) {
     margin: narrow ? { l: 66, r: 8, t: races.length > 1 ? 28 : 10, b: 56 } : { l: 86, r: 10, t: races.length > 1 ? 30 : 12, b: 56 },
     grid: { rows: 1, columns: races.length, pattern: "independent" },
     annotations: races.length > 1 ? races.map((race, i) => ({ // which device each chart timed
-      text: race.device === "cpu" ? "CPU" : "GPU", showarrow: false, // the GPU's name is over the speed-ups xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`,
+      text: race.device === "cpu" ? "CPU" : "GPU", // the GPU's name is over the speed-ups
+      showarrow: false, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`,
       x: 0, y: 1, xanchor: "left", yanchor: "bottom", font: { size: size.small },
     })) : [],
   };
-  const values = races.map((race) => Object.keys(NAMES).flatMap((name) => {
+  // One time axis for all the devices (the others match the first and leave it the labels): the
+  // charts share a scale to compare by, and the room of the labels goes to the plots.
+  const values = [races.flatMap((race) => Object.keys(NAMES).flatMap((name) => {
     const { median, spread } = milliseconds(race, name);
     return [...median, ...spread.flat()].filter((v) => v !== null && v > 0);
-  }));
+  }))];
   races.forEach((race, i) => {
     const suffix = i ? String(i + 1) : "";
     layout[`xaxis${suffix}`] = {
       type: "log", title: { text: i ? "" : crowded ? "length (tokens)" : "sequence length (tokens; 1k = 1,024)", standoff: 4 },
       ...lengthTicks(race.lengths, crowded), tickangle: 0,
     };
-    layout[`yaxis${suffix}`] = { type: "log" }; // the units are on the ticks (10 ms, 1 s): no title to crowd them
+    layout[`yaxis${suffix}`] = i ? { type: "log", matches: "y", showticklabels: false }
+      : { type: "log" }; // the units are on the ticks (10 ms, 1 s): no title to crowd them
   });
   // As many time ticks as the chart's height leaves room for (a longer summary or an error above
   // it leaves it less). First from the box's height less the margins, before drawing; then, once
