@@ -8,8 +8,10 @@ Three contenders, same width and batch:
                memory-efficient kernels where the device has them).
 The recurrent ones need n steps one after another; the attention layer needs one, but its
 work grows with n²: Table 1 of "Attention Is All You Need" says which wins depends on n,
-the width d, and how much the hardware can do at once. `benchmarks/speed_race.py` runs the
-same measurement from a terminal.
+the width d, and how much the hardware can do at once. So the same steps are then timed on one
+CPU thread against all of the machine's cores (and its GPU): how much each contender gains from
+parallel hardware, on whatever machine runs the lecture (demos/shared/speedup.py).
+`benchmarks/speed_race.py` runs the same measurement from a terminal.
 
 Timings on a shared machine are noisy, so each point keeps its spread (fastest to slowest of its
 repeats); a point whose spread is too wide is timed again, and marked `noisy` if it stays so. Who is

@@ -1,6 +1,8 @@
 """The speed race in the browser: a small race runs live and the slide draws each point with its
-spread, says who was faster at each length (or that it is too close to call), and stays legible
-on a 1024×768 projector and on a phone."""
+spread, names the server's parallel hardware and draws each step's speed-up from one thread to all
+of it, says who was faster at each length (or that it is too close to call), and stays legible on
+a 1024×768 projector and on a phone."""
+import os
 import re
 
 import pytest
@@ -49,6 +51,15 @@ def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_p
     expect(widget.locator(".speed-legend li")).to_have_text(["LSTM fused", "LSTM loop", "Transformer"])
     # One bar per timed point (fastest to slowest): the fused LSTM and the Transformer at both lengths, the loop at 64.
     expect(widget.locator(".speed-times .errorbar path.yerror")).to_have_count(5)
+    # The server's hardware, from the result, over a speed-up per timed point with its range.
+    cores = os.cpu_count()
+    expect(widget.locator(".speed-gains-heading")).to_have_text(f"Server: {cores} CPU core{'s' if cores > 1 else ''}")
+    if cores > 1:  # one core has nothing to spread a step over
+        expect(widget.locator(".speed-gains-what")).to_have_text(f"speed-up on {cores} threads")
+        expect(widget.locator(".speed-gains-chart .errorbar path.xerror")).to_have_count(5)
+        expect(widget.locator(".speed-gains-chart .ytick text")).to_have_text(["64", "128"])
+        expect(widget.locator(".demo-summary")).to_contain_text(f"Speed-up of a step from one thread to {cores} threads at length 128:")
+    widget.locator(".speed-details summary").click()  # who was faster at each length, folded with Table 1
     calls = widget.locator(".speed-call")
     expect(calls).to_have_count(2)
     for call in calls.all():
