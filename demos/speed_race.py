@@ -297,7 +297,7 @@ def verdict(label: str, race_result: dict) -> str:
         text += f"; too close to call on this machine at {listed(close)}." if close else "."
     noisy = sorted({n for times in race_result["noisy"].values() for n, bad in zip(lengths, times) if bad})
     if noisy:
-        text += f" Timings at {listed(noisy)} stayed noisy, as on a busy machine: drawn hollow, left out of the verdict."
+        text += f" Timings at {listed(noisy)} stayed noisy: drawn hollow, left out of the verdict."
     return text
 
 

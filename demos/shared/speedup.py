@@ -134,8 +134,13 @@ def gained_more(speedup: dict, i: int) -> str | None:
     return None
 
 
+def times_word(value: float) -> str:
+    return f"{value:.2g}×" if value < 0.1 else f"{value:.2f}×" if value < 10 else f"{value:.0f}×"
+
+
 def times_text(value: float, spread: list[float]) -> str:
-    return f"{value:.2f}× ({spread[0]:.2f}–{spread[1]:.2f})" if value < 10 else f"{value:.0f}× ({spread[0]:.0f}–{spread[1]:.0f})"
+    """ "1.80× (1.70–1.90)": a speed-up and its range."""
+    return f"{times_word(value)} ({times_word(spread[0])[:-1]}–{times_word(spread[1])[:-1]})"
 
 
 def hardware_text(facts: dict) -> str:
@@ -174,9 +179,10 @@ def words(result: dict) -> str:
     i, gains = len(lengths) - 1, result["speedup"][main]
     pair = ("transformer", "lstm_fused")
     where = f"{facts['cpu_threads']} threads" if main == "all_threads" else "the GPU"
-    text = (f"Speed-up of a step from one thread to {where} at length {lengths[i]:,}: "
-            + ", ".join(f"{NAMES[name]} {times_text(gains[name]['series'][i], gains[name]['spread'][i])}" for name in pair))
-    quiet = all(not gains[name]["noisy"][i] for name in pair)
+    quiet = all(not gains[name]["noisy"][i] for name in pair)  # else the ranges are on the chart, not in words
+    text = (f"Speed-up of a step from one thread to {where} at length {lengths[i]:,}: " + ", ".join(
+        f"{NAMES[name]} " + (times_text(gains[name]["series"][i], gains[name]["spread"][i]) if quiet else times_word(gains[name]["series"][i]))
+        for name in pair))
     winner = result["gained_more"][i]
     if quiet and all(gains[name]["spread"][i][0] <= 1 for name in pair):
         text += "; neither clearly gained"

@@ -57,7 +57,8 @@ def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_p
     if cores > 1:  # one core has nothing to spread a step over
         expect(widget.locator(".speed-gains-what")).to_have_text(f"speed-up on {cores} threads")
         expect(widget.locator(".speed-gains-chart .errorbar path.xerror")).to_have_count(5)
-        expect(widget.locator(".speed-gains-chart .ytick text")).to_have_text(["64", "128"])
+        # Each length names its points, or in a chart too short for both, the longest (the summary's).
+        expect(widget.locator(".speed-gains-chart .ytick text").last).to_have_text("128")
         expect(widget.locator(".demo-summary")).to_contain_text(f"Speed-up of a step from one thread to {cores} threads at length 128:")
     widget.locator(".speed-details summary").click()  # who was faster at each length, folded with Table 1
     calls = widget.locator(".speed-call")
@@ -82,12 +83,12 @@ def test_the_speed_race_is_legible_on_a_projector_and_a_phone_and_in_a_short_cha
         page, widget = open_demo(lambda path: open_page(path, width=width, height=height), "speed_race", **SMALL)
         run_and_wait(widget, "on cpu")
         expect(widget.locator(".speed-times .errorbar path.yerror")).to_have_count(5)
+        page.screenshot(path=screenshot_path(f"slide-10-speed-race-{width}.png"), full_page=True)  # to look at, and if it fails
         sizes = widget.evaluate(TEXT_SIZES)
         assert sizes and all(size >= 16 for _, size in sizes), [s for s in sizes if s[1] < 16]
         assert widget.evaluate(OVERLAPS) == []
         ticks = widget.locator(".speed-times .xtick text").all_text_contents()
         assert ticks == ["64", "128"], "the lengths are written out in full"
-        page.screenshot(path=screenshot_path(f"slide-10-speed-race-{width}.png"), full_page=True)
     expect_ticks_to_thin_out(page, widget)
 
 

@@ -278,6 +278,7 @@ function detailsPanel(result) {
         `(${gainLabel(gains[name].spread[i][0])} to ${gainLabel(gains[name].spread[i][1])})`).join(", ") + ".");
   }
   const panel = element("div", "speed-details-panel");
+  panel.tabIndex = 0; // it may scroll: reachable from the keyboard
   panel.append(calls, table, ...facts.map((text) => element("p", "", text)));
   // How many CPU threads ran the race: for the lecturer, not the projected slide.
   panel.append(element("p", "instructor-only", `The CPU ran with ${result.cpu_threads} thread${result.cpu_threads === 1 ? "" : "s"}.`));
@@ -313,22 +314,20 @@ function gainRows(scaling) {
 // The speed-up of each contender's step over one CPU thread, a point per contender and length with
 // its range as a bar (hollow where a timing stayed noisy), against 1× (no gain) and, on the CPU,
 // the number of threads (every core fully used): on the server's parallel hardware, all its CPU
-// threads or, where it has one, its GPU.
+// threads or, where it has one, its GPU (the cores beside a GPU are in Details).
 function drawGains(chart, scaling) {
   const narrow = window.matchMedia(PHONE).matches;
   const size = sizes(narrow);
   const colors = modelColors();
-  const targets = [scaling.main]; // the server's parallel hardware: all its cores, or its GPU (the cores in Details)
+  const target = scaling.main;
   const rows = gainRows(scaling);
-  const facts = scaling.hardware;
-  const traces = targets.flatMap((target, t) => Object.keys(NAMES).map((name) => {
+  const traces = Object.keys(NAMES).map((name) => {
     const mine = rows.filter((row) => row.name === name);
     const gains = scaling.speedup[target][name];
     const color = name === "transformer" ? colors.transformer : colors.lstm;
     const value = mine.map((row) => gains.series[row.i]);
     return {
       type: "scatter", mode: "markers", name: NAMES[name], x: value, y: mine.map((row) => row.y),
-      xaxis: t ? `x${t + 1}` : "x", yaxis: t ? `y${t + 1}` : "y",
       error_x: {
         type: "data", symmetric: false, color, thickness: 2.5, width: 6,
         array: mine.map((row, k) => gains.spread[row.i][1] - value[k]),
@@ -341,44 +340,46 @@ function drawGains(chart, scaling) {
       customdata: mine.map((row) => [thousands(row.n), gainLabel(gains.spread[row.i][0]), gainLabel(gains.spread[row.i][1])]),
       hovertemplate: `${NAMES[name]}, length %{customdata[0]}: %{x:.2f}× (%{customdata[1]} to %{customdata[2]})<extra></extra>`,
     };
-  }));
+  });
   const bands = [...new Set(rows.map((row) => row.n))].map((n) => {
     const ys = rows.filter((row) => row.n === n).map((row) => row.y);
     return { n, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
   });
+  const spreads = rows.map((row) => scaling.speedup[target][row.name].spread[row.i]);
+  const ideal = target === "all_threads" ? scaling.hardware.cpu_threads : null;
+  const [low, high] = [Math.min(...spreads.map((s) => s[0]), 1), Math.max(...spreads.map((s) => s[1]), ideal ?? 1)];
+  const log = high / low > 20; // a GPU's hundredfold, or a busy machine's outliers
+  const references = [1, ...(ideal ? [ideal] : [])]; // 1×: no gain; n×: every core used fully
+  const ticks = log ? [0.01, 0.1, 1, 10, 100, 1000].filter((v) => v >= low / 1.3 && v <= high * 1.3) : references;
+  const bottom = Math.min(...rows.map((row) => row.y)) - 0.8;
   const layout = {
     font: { size: size.font },
     showlegend: false, // the legend row above serves both charts
     margin: { l: narrow ? 48 : 50, r: 6, t: 6, b: 30 },
-    grid: { rows: 1, columns: targets.length, pattern: "independent" },
-    shapes: [],
-  };
-  targets.forEach((target, t) => {
-    const suffix = t ? String(t + 1) : "";
-    const highs = scaling.lengths.flatMap((_, i) => Object.keys(NAMES).map((name) => scaling.speedup[target][name].spread[i]?.[1] ?? 0));
-    const lows = scaling.lengths.flatMap((_, i) => Object.keys(NAMES).map((name) => scaling.speedup[target][name].spread[i]?.[0] ?? 1));
-    const ideal = target === "all_threads" ? facts.cpu_threads : null;
-    const top = Math.max(...highs, ideal ?? 1);
-    const log = top > 10;
-    const references = [1, ...(ideal ? [ideal] : [])];
-    layout[`xaxis${suffix}`] = {
-      type: log ? "log" : "linear",
-      range: log ? [Math.log10(Math.min(...lows, 1) / 1.3), Math.log10(top * 1.3)] : [0, top * 1.12],
-
-      tickvals: log ? [1, 10, 100, 1000].filter((v) => v <= top * 1.3) : references,
-      ticktext: (log ? [1, 10, 100, 1000].filter((v) => v <= top * 1.3) : references).map((v) => `${v}×`),
-      zeroline: false, tickangle: 0,
-    };
-    layout[`yaxis${suffix}`] = {
-      tickvals: t ? [] : bands.map((band) => band.y), ticktext: t ? [] : bands.map((band) => lengthLabel(band.n)),
-      range: [Math.min(...rows.map((row) => row.y)) - 0.8, 0.8], showgrid: false, zeroline: false,
-    };
-    references.forEach((at, k) => layout.shapes.push({ // 1×: no gain; n×: every core used fully
-      type: "line", xref: `x${suffix}`, yref: `y${suffix} domain`, x0: at, x1: at, y0: 0, y1: 1,
+    xaxis: {
+      type: log ? "log" : "linear", range: log ? [Math.log10(low / 1.3), Math.log10(high * 1.3)] : [0, high * 1.12],
+      tickvals: ticks, ticktext: ticks.map((v) => `${v}×`), zeroline: false, tickangle: 0,
+    },
+    yaxis: { range: [bottom, 0.8], showgrid: false, zeroline: false },
+    shapes: references.map((at, k) => ({
+      type: "line", xref: "x", yref: "y domain", x0: at, x1: at, y0: 0, y1: 1,
       line: { color: "#888", width: 1.5, dash: k ? "dash" : "solid" },
-    }));
+    })),
+  };
+  // Each band named by its length where the chart is tall enough for the names to stand apart;
+  // in a short one, only the longest (the one the summary and the poll speak of).
+  const label = () => {
+    const perRow = (chart.clientHeight - layout.margin.t - layout.margin.b) / (0.8 - bottom);
+    const apart = bands.every((band, k) => k === 0 || (bands[k - 1].y - band.y) * perRow >= 1.2 * size.font);
+    const shown = apart ? bands : bands.slice(-1);
+    Object.assign(layout.yaxis, { tickvals: shown.map((band) => band.y), ticktext: shown.map((band) => lengthLabel(band.n)) });
+  };
+  label();
+  return plot(chart, traces, layout).then(() => {
+    chart.removeAllListeners?.("plotly_relayout");
+    chart.on?.("plotly_relayout", () => { label(); plot(chart, traces, layout); }); // resized
+    return chart;
   });
-  return plot(chart, traces, layout);
 }
 
 // This server's parallel hardware, then the chart of speed-ups over one thread.
