@@ -122,7 +122,7 @@ def any_noisy(result: dict) -> bool:
 
 
 def gained_more(speedup: dict, i: int) -> str | None:
-    """"transformer" or "lstm" (the fused one), whichever sped up more at length index i, where their
+    """ "transformer" or "lstm" (the fused one), whichever sped up more at length index i, where their
     ranges do not overlap and neither is noisy; else None (too close to call)."""
     lstm, attention = speedup["lstm_fused"], speedup["transformer"]
     if None in (lstm["spread"][i], attention["spread"][i]) or lstm["noisy"][i] or attention["noisy"][i]:
@@ -134,13 +134,17 @@ def gained_more(speedup: dict, i: int) -> str | None:
     return None
 
 
+def number(value: float) -> str:
+    return f"{value:.2g}" if value < 0.1 else f"{value:.2f}" if value < 10 else f"{value:.0f}"
+
+
 def times_word(value: float) -> str:
-    return f"{value:.2g}×" if value < 0.1 else f"{value:.2f}×" if value < 10 else f"{value:.0f}×"
+    return f"{number(value)}×"
 
 
 def times_text(value: float, spread: list[float]) -> str:
     """ "1.80× (1.70–1.90)": a speed-up and its range."""
-    return f"{times_word(value)} ({times_word(spread[0])[:-1]}–{times_word(spread[1])[:-1]})"
+    return f"{times_word(value)} ({number(spread[0])}–{number(spread[1])})"
 
 
 def hardware_text(facts: dict) -> str:
@@ -171,7 +175,7 @@ def headline(result: dict) -> tuple[str, str, str]:
 
 
 def words(result: dict) -> str:
-    """What the speed-ups show, whichever way they go, in two sentences (the chart has the rest): the
+    """What the speed-ups show, whichever way they go, in one sentence (the chart has the rest): the
     fused LSTM's and the Transformer layer's at the longest length timed, and which gained more."""
     facts, main, lengths = result["hardware"], result["main"], result["lengths"]
     if main is None:
