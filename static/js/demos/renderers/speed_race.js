@@ -298,17 +298,23 @@ function targetText(target, facts) {
 }
 
 function gainLabel(value) {
+  if (value < 0.1) return `${+value.toPrecision(2)}×`;
   return value < 10 ? `${value.toFixed(2)}×` : `${Math.round(value)}×`;
 }
 
-// One row per contender timed at each length, grouped by length (the shortest on top), as
-// numbers on a y axis whose ticks name the lengths.
+// One row per contender timed at each length, grouped by length (the shortest on top) with a row's
+// gap between the groups: numbers on a y axis whose ticks name the lengths.
 function gainRows(scaling) {
   const rows = [];
-  scaling.lengths.forEach((n, i) => Object.keys(NAMES).forEach((name) => {
-    if (scaling.times.one_thread[name]?.series[i] != null) rows.push({ n, i, name });
-  }));
-  return rows.map((row, k) => ({ ...row, y: -(k + rows.slice(0, k + 1).filter((r, j) => j && r.n !== rows[j - 1].n).length) }));
+  let y = 0;
+  scaling.lengths.forEach((n, i) => {
+    for (const name of Object.keys(NAMES).filter((name) => scaling.times.one_thread[name]?.series[i] != null)) {
+      rows.push({ n, i, name, y });
+      y -= 1;
+    }
+    y -= 1;
+  });
+  return rows;
 }
 
 // The speed-up of each contender's step over one CPU thread, a point per contender and length with
@@ -337,8 +343,9 @@ function drawGains(chart, scaling) {
         color, size: size.marker, line: { color, width: 2.5 },
         symbol: mine.map((row) => (gains.noisy[row.i] ? `${SYMBOL[name]}-open` : SYMBOL[name])),
       },
-      customdata: mine.map((row) => [thousands(row.n), gainLabel(gains.spread[row.i][0]), gainLabel(gains.spread[row.i][1])]),
-      hovertemplate: `${NAMES[name]}, length %{customdata[0]}: %{x:.2f}× (%{customdata[1]} to %{customdata[2]})<extra></extra>`,
+      customdata: mine.map((row) => [thousands(row.n), gainLabel(gains.spread[row.i][0]), gainLabel(gains.spread[row.i][1]),
+        gainLabel(gains.series[row.i])]),
+      hovertemplate: `${NAMES[name]}, length %{customdata[0]}: %{customdata[3]} (%{customdata[1]} to %{customdata[2]})<extra></extra>`,
     };
   });
   const bands = [...new Set(rows.map((row) => row.n))].map((n) => {
