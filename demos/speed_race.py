@@ -253,7 +253,8 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
         "peak_fraction": [a / peak for a in achieved] if peak else None,
     }
     result["faster"] = winners(result)
-    result["verdict"] = verdict(label, result)
+    threads = torch.get_num_threads()  # on the CPU, say how much of it the race used
+    result["verdict"] = verdict(f"{threads} CPU thread{'s' if threads > 1 else ''}" if device.type == "cpu" else label, result)
     return result
 
 

@@ -72,7 +72,7 @@ def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_p
                 expect(widget.locator(".demo-summary")).to_contain_text("stayed noisy")
         else:
             expect(words).to_have_text(re.compile({"lstm": r"LSTM \d", "transformer": r"Transformer \d"}[winner]))
-    expect(widget.locator(".demo-summary")).to_contain_text("On cpu the")
+    expect(widget.locator(".demo-summary")).to_contain_text(f"On {os.cpu_count()} CPU thread")
     expect(widget.locator(".speed-complexity")).to_contain_text("O(n²·d)")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-10-speed-race.png"))
