@@ -194,7 +194,7 @@ def words(result: dict) -> str:
     elif winner is not None:
         text += f"; the {NAMES[WHO[winner]]} gained more."
     else:
-        text += "; too close to call who gained more (" + ("the ranges overlap)." if quiet else "a timing stayed noisy).")
+        text += "; too close to call who gained more" + (" (the ranges overlap)." if quiet else ": a timing stayed noisy.")
     return text
 
 

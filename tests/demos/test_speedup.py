@@ -132,7 +132,7 @@ def test_a_noisy_timing_gets_no_verdict_even_when_the_speed_ups_are_apart():
     noisy = [0.5, 0.51, 0.9]
     result = scaling((ONE, noisy), (ONE, [0.8, 0.81, 0.82]), noisy=(noisy,))
     assert result["gained_more"] == [None] and speedup.headline(result)[1] == "tie"
-    assert "Transformer layer 2.00×, fused LSTM 1.26×; too close to call who gained more (a timing stayed noisy)" in result["summary"]
+    assert "Transformer layer 2.00×, fused LSTM 1.26×; too close to call who gained more: a timing stayed noisy." in result["summary"]
     assert speedup.any_noisy(result)
 
 

@@ -37,14 +37,14 @@ function timeLabel(ms) {
 
 // Ticks with their units (10 ms, 1 s) for an axis from 10^low to 10^high ms: the densest scheme
 // the range calls for (1-2-5 in each decade, 1-3, whole decades) whose labels stand clear of
-// each other (a label's height and a fifth) on an axis this many pixels per decade, with two
+// each other (a label's height and more) on an axis this many pixels per decade, with two
 // numbers at least. Where none does, a scheme with each tick too close to the one before left
 // out: whole decades, or 1-3 or 1-2-5 if that leaves only one number to read. A short chart gets
 // fewer ticks, never touching ones.
 function timeTicks([low, high], pixelsPerDecade, font) {
   const decades = high - low;
   const schemes = [[1, 2, 5], [1, 3], [1]];
-  const clear = (a, b) => Math.abs(a - b) * pixelsPerDecade >= 1.2 * font;
+  const clear = (a, b) => Math.abs(a - b) * pixelsPerDecade >= 1.3 * font; // a label's height and a margin for the estimate
   const inRange = (steps) => Array.from({ length: Math.ceil(high) - Math.floor(low) + 1 }, (_, i) => Math.floor(low) + i)
     .flatMap((power) => steps.map((step) => power + Math.log10(step))).filter((at) => at >= low && at <= high);
   const thinned = (steps) => inRange(steps).reduce((kept, at) => (kept.length && !clear(kept.at(-1), at) ? kept : [...kept, at]), []);
