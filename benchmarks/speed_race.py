@@ -1,5 +1,6 @@
 """The speed race from a terminal: the same measurement as slide 10 (demos/speed_race.py),
-written to a CSV and an HTML chart (Plotly inlined, so it opens offline).
+written to CSVs (the race; the speed-ups from one thread) and an HTML chart (Plotly inlined, so
+it opens offline).
 
     python -m benchmarks.speed_race [--lengths 64 256 1024 4096] [--device auto] [--out speed_race]
 """
@@ -33,6 +34,24 @@ def write_csv(result: dict, path: Path) -> None:
                     cells += [race["series"][name][i], *spread, race["noisy"][name][i]]
                 writer.writerow([race["device"], n, *cells, race["ratio_lstm_to_transformer"][i],
                                  race["faster"][i] or "", race["transformer_gflops"][i]])
+
+
+def write_speedups_csv(result: dict, path: Path) -> None:
+    """One row per length and contender: its median seconds on one thread and on each kind of parallel
+    hardware, and the speed-up over one thread with its range and whether it stayed noisy."""
+    scaling = result["scaling"]
+    settings, targets = list(scaling["times"]), list(scaling["speedup"])
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["length", "contender", *[f"{s}_seconds" for s in settings],
+                         *[f"speedup_{t}_{column}" for t in targets for column in ("median", "least", "most", "noisy")]])
+        for i, n in enumerate(scaling["lengths"]):
+            for name in speed_race.CONTENDERS:
+                if scaling["times"]["one_thread"][name]["series"][i] is None:
+                    continue
+                gains = [scaling["speedup"][t][name] for t in targets]
+                writer.writerow([n, name, *[scaling["times"][s][name]["series"][i] for s in settings],
+                                 *[v for g in gains for v in (g["series"][i], *g["spread"][i], g["noisy"][i])]])
 
 
 def write_html(result: dict, path: Path) -> None:
@@ -79,8 +98,9 @@ def main() -> None:
     result["params"] = params
     print(speed_race.format_text(result))
     write_csv(result, Path(f"{args.out}.csv"))
+    write_speedups_csv(result, Path(f"{args.out}_speedup.csv"))
     write_html(result, Path(f"{args.out}.html"))
-    print(f"\nWrote {args.out}.csv and {args.out}.html")
+    print(f"\nWrote {args.out}.csv, {args.out}_speedup.csv and {args.out}.html")
 
 
 if __name__ == "__main__":

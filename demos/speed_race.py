@@ -8,13 +8,16 @@ Three contenders, same width and batch:
                memory-efficient kernels where the device has them).
 The recurrent ones need n steps one after another; the attention layer needs one, but its
 work grows with n²: Table 1 of "Attention Is All You Need" says which wins depends on n,
-the width d, and how much the hardware can do at once. `benchmarks/speed_race.py` runs the
-same measurement from a terminal.
+the width d, and how much the hardware can do at once. So the same steps are then timed on one
+CPU thread against all of the machine's cores (and its GPU): how much each contender gains from
+parallel hardware, on whatever machine runs the lecture (demos/shared/speedup.py).
+`benchmarks/speed_race.py` runs the same measurement from a terminal.
 
 Timings on a shared machine are noisy, so each point keeps its spread (fastest to slowest of its
 repeats); a point whose spread is too wide is timed again, and marked `noisy` if it stays so. Who is
 faster is said only at lengths where the two spreads do not overlap and neither point is noisy.
 """
+import copy
 import statistics
 import time
 
@@ -25,6 +28,7 @@ from demos.core.models import Block, ModelConfig, count_parameters
 from demos.runtime.device import all_cpu_cores, device_label, precision, synchronize
 from demos.runtime.params import Param, seed_param
 from demos.runtime.progress import share
+from demos.shared import speedup
 from demos.shared.complexity import TABLE_1
 from demos.shared.recap import headline as recap_row
 
@@ -93,7 +97,7 @@ def build(contender: str, width: int) -> nn.Module:
     return Block(ModelConfig(width=width, n_heads=max(1, width // 32), fast_attention=True))
 
 
-CPU_COMPARE_MAX = 1024  # beside a GPU, the CPU is timed up to this length (at 4,096 one step takes seconds)
+CPU_COMPARE_MAX = 1024  # beside a GPU, or on one thread, the CPU is timed up to this length (at 4,096 a step takes seconds)
 POINT_SECONDS = 2.0  # a point that has taken this long stops after two timings (the least for a spread)
 NOISE_LIMIT = 0.5  # a point whose slowest timing exceeds its fastest by over half the median is noisy
 RETRIES = 2  # a noisy point is timed again up to this many times, and the quietest attempt kept...
@@ -249,7 +253,8 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
         "peak_fraction": [a / peak for a in achieved] if peak else None,
     }
     result["faster"] = winners(result)
-    result["verdict"] = verdict(label, result)
+    threads = torch.get_num_threads()  # on the CPU, say how much of it the race used
+    result["verdict"] = verdict(f"{threads} CPU thread{'s' if threads > 1 else ''}" if device.type == "cpu" else label, result)
     return result
 
 
@@ -291,61 +296,74 @@ def verdict(label: str, race_result: dict) -> str:
             text = (f"On {label} the fused LSTM beat the Transformer layer at {listed(lstm)} "
                     f"(it took {times_word(best)} the Transformer's time{' at best' if len(lstm) > 1 else ''})")
         text += f"; too close to call on this machine at {listed(close)}." if close else "."
-    if transformer and lstm and max(lstm) < min(transformer):
-        text += f" The Transformer layer takes the lead between {max(lstm):,} and {min(transformer):,}."
-    elif transformer and lstm and max(transformer) < min(lstm):
-        text += f" The fused LSTM takes the lead between {max(transformer):,} and {min(lstm):,}."
-    loop_calls = [(n, i) for i, n in enumerate(lengths)
-                  if faster(point(race_result, "lstm_loop", i), point(race_result, "lstm_fused", i))]
-    if loop_calls:
-        n, i = loop_calls[-1]
-        text += (f" The Python-loop LSTM took {times_word(series['lstm_loop'][i] / series['lstm_fused'][i])} "
-                 f"the fused kernel's time at {n:,}.")
     noisy = sorted({n for times in race_result["noisy"].values() for n, bad in zip(lengths, times) if bad})
     if noisy:
-        text += f" Timings at {listed(noisy)} stayed noisy, as on a busy machine: drawn hollow, left out of the verdict."
+        text += f" Timings at {listed(noisy)} stayed noisy: drawn hollow, left out of the verdict."
     return text
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, repeats × batch × width × the lengths: the engine scales its time
-    estimates for new settings by it."""
-    return params["repeats"] * params["batch"] * params["width"] * sum(params["lengths"])
+    """How the run's cost grows with its settings, repeats × batch × width × the lengths (those timed on one
+    thread and on all, about three times over): the engine scales its time estimates for new settings by it."""
+    return params["repeats"] * params["batch"] * params["width"] * (sum(params["lengths"]) + 3 * sum(scaling_lengths(params)))
+
+
+def scaling_lengths(params: dict) -> list[int]:
+    """Where the speed-up from one thread is timed: the longest length every contender runs at, and
+    the longest up to CPU_COMPARE_MAX."""
+    within = [n for n in sorted(params["lengths"]) if n <= CPU_COMPARE_MAX] or sorted(params["lengths"])[:1]
+    everyone = [n for n in within if n <= params["loop_max_length"]]
+    return sorted({within[-1], *everyone[-1:]})
+
+
+def one_step(models: dict, x: torch.Tensor, device: torch.device, warm_up: bool) -> dict[str, float]:
+    """Seconds of one step of each model, taking turns (time_length with one repeat)."""
+    return {name: seconds[0] for name, (seconds, _) in time_length(models, x, 1, device, warm_up).items()}
+
+
+def thread_scaling(params: dict, device: torch.device, threads: int, progress) -> dict:
+    """Each contender's step on one CPU thread, on all `threads`, and on the GPU if there is one: the
+    speed-up each gets from this server's parallel hardware (demos/shared/speedup.py)."""
+    lengths, width = scaling_lengths(params), params["width"]
+    plan = speedup.settings(device, threads)
+    on_cpu = {name: build(name, width) for name in CONTENDERS}
+    models = {setting: on_cpu if where.type == "cpu" else {name: copy.deepcopy(m).to(where) for name, m in on_cpu.items()}
+              for setting, (where, _) in plan.items()}
+    inputs = {n: torch.randn(params["batch"], n, width) for n in lengths}
+    timed = {n: [name for name in CONTENDERS if not (name == "lstm_loop" and n > params["loop_max_length"])] for n in lengths}
+    seconds = speedup.measure(models, inputs, timed, plan, one_step, params["repeats"], POINT_SECONDS, progress)
+    return speedup.summarise(seconds, lengths, lambda t: noise(t) > NOISE_LIMIT, speedup.hardware(device, threads))
 
 
 def run(params: dict, progress, device: torch.device) -> dict:
     second = torch.device("cpu") if device.type != "cpu" and params["compare_cpu"] else None
     with all_cpu_cores() as cpu_threads:  # the race is about what this hardware can do
-        result = race(params, device, share(progress, 0.0, 0.7 if second else 1.0))
+        result = race(params, device, share(progress, 0.0, 0.55 if second else 0.75))
         races = [result]
         if second is not None:  # the CPU side by side, to the lengths a CPU times in seconds
             cpu_lengths = [n for n in params["lengths"] if n <= CPU_COMPARE_MAX] or params["lengths"][:1]
-            races.append(race({**params, "lengths": cpu_lengths}, second, share(progress, 0.7, 1.0)))
+            races.append(race({**params, "lengths": cpu_lengths}, second, share(progress, 0.55, 0.75)))
+        scaling = thread_scaling(params, device, cpu_threads, share(progress, 0.75, 1.0))
     counts = {name: count_parameters(build(name, params["width"])) for name in CONTENDERS}
     return {
         **{k: v for k, v in result.items() if k not in ("device", "noisy")},
         "races": races,  # one per device; the first is the main one (the server's device)
+        "scaling": scaling,  # one thread against all cores (and the GPU): the speed-up of each step
         # True when some point stayed noisy: a measurement to repeat on a quiet machine, not to keep
-        "noisy": any(bad for r in races for times in r["noisy"].values() for bad in times),
+        "noisy": any(bad for r in races for times in r["noisy"].values() for bad in times) or speedup.any_noisy(scaling),
         "parameters": counts,
         "sequential_steps": {"lstm": list(params["lengths"]), "transformer": [1] * len(params["lengths"])},
         "complexity": TABLE_1,
         "cpu_threads": cpu_threads,
-        "summary": " ".join(r["verdict"] for r in races),
+        # the main race and the speed-ups; the CPU's race beside a GPU is in the details and the terminal
+        "summary": f"{result['verdict']} {scaling['summary']}",
     }
 
 
 def headline(result: dict) -> dict:
-    """For the recap: who trained a step faster at the longest length on the server's device, or a
-    tie where their timings overlap."""
-    main = result["races"][0]
-    longest, ratio, winner = main["lengths"][-1], main["ratio_lstm_to_transformer"][-1], main["faster"][-1]
-    if winner is None:
-        return recap_row(f"Speed of a training step, length {longest:,}", "tie",
-                         f"too close to call on {main['device']}: the timings overlap or were noisy "
-                         f"(the fused LSTM's median {times_word(ratio)} the Transformer layer's)")
-    return recap_row(f"Speed of a training step, length {longest:,}", winner,
-                     f"the fused LSTM took {times_word(ratio)} the Transformer layer's time on {main['device']}")
+    """For the recap and the poll: whose step sped up more from one CPU thread to this server's
+    parallel hardware (all its cores, or its GPU), or a tie where the speed-ups' ranges overlap."""
+    return recap_row(*speedup.headline(result["scaling"]))
 
 
 def milliseconds(seconds: float) -> str:
@@ -372,6 +390,7 @@ def format_text(result: dict) -> str:
                     None: "too close to call"}[won]
             lines.append(f"{n:>7}  " + "  ".join(cells) + f"   {call}")
         lines += [race_result["verdict"], ""]
+    lines += speedup.table(result["scaling"], {name: NAMES[name] for name in CONTENDERS}, milliseconds)
     counts = result["parameters"]
     lines.append("Parameters: " + ", ".join(f"{NAMES[name]} {counts[name]:,}" for name in CONTENDERS))
     lines.append("Sequential steps for n tokens: LSTM n, Transformer 1 per layer.")

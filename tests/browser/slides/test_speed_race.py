@@ -1,6 +1,8 @@
 """The speed race in the browser: a small race runs live and the slide draws each point with its
-spread, says who was faster at each length (or that it is too close to call), and stays legible
-on a 1024×768 projector and on a phone."""
+spread, names the server's parallel hardware and draws each step's speed-up from one thread to all
+of it, says who was faster at each length (or that it is too close to call), and stays legible on
+a 1024×768 projector and on a phone."""
+import os
 import re
 
 import pytest
@@ -17,14 +19,14 @@ TEXT_SIZES = """widget => {
   const phone = matchMedia('(max-width: 760px)').matches;
   const scale = phone ? 1 : parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--scale'));
   return [...widget.querySelectorAll('.demo-output text, .demo-output li span, .demo-output h3, .demo-output summary')]
-    .filter((el) => el.textContent.trim() && el.getBoundingClientRect().width > 0)
+    .filter((el) => el.textContent.trim() && el.checkVisibility() && el.getBoundingClientRect().width > 0)
     .map((el) => [el.textContent.trim(), parseFloat(getComputedStyle(el).fontSize) * scale]);
 }"""
 
 # Pairs of texts in the demo's output whose boxes overlap by more than a pixel.
 OVERLAPS = """widget => {
   const texts = [...widget.querySelectorAll('.demo-output text, .demo-output li span, .demo-output h3, .demo-output summary')]
-    .filter((el) => el.textContent.trim() && el.getBoundingClientRect().width > 0);
+    .filter((el) => el.textContent.trim() && el.checkVisibility() && el.getBoundingClientRect().width > 0);
   const pairs = [];
   texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => {
     const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
@@ -49,6 +51,16 @@ def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_p
     expect(widget.locator(".speed-legend li")).to_have_text(["LSTM fused", "LSTM loop", "Transformer"])
     # One bar per timed point (fastest to slowest): the fused LSTM and the Transformer at both lengths, the loop at 64.
     expect(widget.locator(".speed-times .errorbar path.yerror")).to_have_count(5)
+    # The server's hardware, from the result, over a speed-up per timed point with its range.
+    cores = os.cpu_count()
+    expect(widget.locator(".speed-gains-heading")).to_have_text(f"Server: {cores} CPU core{'s' if cores > 1 else ''}")
+    if cores > 1:  # one core has nothing to spread a step over
+        expect(widget.locator(".speed-gains-what")).to_have_text(f"speed-up on {cores} threads")
+        expect(widget.locator(".speed-gains-chart .errorbar path.xerror")).to_have_count(5)
+        # Each length names its points, or in a chart too short for both, the longest (the summary's).
+        expect(widget.locator(".speed-gains-chart .ytick text").last).to_have_text("128")
+        expect(widget.locator(".demo-summary")).to_contain_text(f"Speed-up of a step from one thread to {cores} threads at length 128:")
+    widget.locator(".speed-details summary").click()  # who was faster at each length, folded with Table 1
     calls = widget.locator(".speed-call")
     expect(calls).to_have_count(2)
     for call in calls.all():
@@ -60,7 +72,7 @@ def test_the_speed_race_draws_each_spread_and_calls_only_what_it_can_tell(open_p
                 expect(widget.locator(".demo-summary")).to_contain_text("stayed noisy")
         else:
             expect(words).to_have_text(re.compile({"lstm": r"LSTM \d", "transformer": r"Transformer \d"}[winner]))
-    expect(widget.locator(".demo-summary")).to_contain_text("On cpu the")
+    expect(widget.locator(".demo-summary")).to_contain_text(f"On {os.cpu_count()} CPU thread")
     expect(widget.locator(".speed-complexity")).to_contain_text("O(n²·d)")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-10-speed-race.png"))
@@ -71,12 +83,12 @@ def test_the_speed_race_is_legible_on_a_projector_and_a_phone_and_in_a_short_cha
         page, widget = open_demo(lambda path: open_page(path, width=width, height=height), "speed_race", **SMALL)
         run_and_wait(widget, "on cpu")
         expect(widget.locator(".speed-times .errorbar path.yerror")).to_have_count(5)
+        page.screenshot(path=screenshot_path(f"slide-10-speed-race-{width}.png"), full_page=True)  # to look at, and if it fails
         sizes = widget.evaluate(TEXT_SIZES)
         assert sizes and all(size >= 16 for _, size in sizes), [s for s in sizes if s[1] < 16]
         assert widget.evaluate(OVERLAPS) == []
         ticks = widget.locator(".speed-times .xtick text").all_text_contents()
         assert ticks == ["64", "128"], "the lengths are written out in full"
-        page.screenshot(path=screenshot_path(f"slide-10-speed-race-{width}.png"), full_page=True)
     expect_ticks_to_thin_out(page, widget)
 
 

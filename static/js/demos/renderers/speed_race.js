@@ -1,7 +1,8 @@
 // Time per training step against sequence length (log-log), one line per contender and one chart
 // per device timed, each point its median with a bar from the fastest to the slowest timing
-// (hollow where the timings stayed noisy); beside it, who was faster at each length, said only
-// where the bars do not overlap; above, the legend and, folded away, Table 1 and the settings.
+// (hollow where the timings stayed noisy); beside it, this server's parallel hardware and how much
+// each step sped up from one CPU thread to all of it; above, the legend and, folded away, who was
+// faster at each length (said only where the bars do not overlap), Table 1 and the settings.
 import { modelColors, plot, textColors } from "../charts.js";
 import { chartIn, element, thousands } from "./shared/common.js";
 
@@ -36,14 +37,14 @@ function timeLabel(ms) {
 
 // Ticks with their units (10 ms, 1 s) for an axis from 10^low to 10^high ms: the densest scheme
 // the range calls for (1-2-5 in each decade, 1-3, whole decades) whose labels stand clear of
-// each other (a label's height and a fifth) on an axis this many pixels per decade, with two
+// each other (a label's height and more) on an axis this many pixels per decade, with two
 // numbers at least. Where none does, a scheme with each tick too close to the one before left
 // out: whole decades, or 1-3 or 1-2-5 if that leaves only one number to read. A short chart gets
 // fewer ticks, never touching ones.
 function timeTicks([low, high], pixelsPerDecade, font) {
   const decades = high - low;
   const schemes = [[1, 2, 5], [1, 3], [1]];
-  const clear = (a, b) => Math.abs(a - b) * pixelsPerDecade >= 1.2 * font;
+  const clear = (a, b) => Math.abs(a - b) * pixelsPerDecade >= 1.3 * font; // a label's height and a margin for the estimate
   const inRange = (steps) => Array.from({ length: Math.ceil(high) - Math.floor(low) + 1 }, (_, i) => Math.floor(low) + i)
     .flatMap((power) => steps.map((step) => power + Math.log10(step))).filter((at) => at >= low && at <= high);
   const thinned = (steps) => inRange(steps).reduce((kept, at) => (kept.length && !clear(kept.at(-1), at) ? kept : [...kept, at]), []);
@@ -101,7 +102,7 @@ function raceTraces(race, size) {
 function drawTimes(chart, races) {
   const narrow = window.matchMedia(PHONE).matches;
   const size = sizes(narrow);
-  const crowded = narrow || races.length > 1;
+  const crowded = narrow || races.length > 1 || chart.clientWidth < 480;
   const traces = races.flatMap((race, i) => raceTraces(race, size).map((trace) => ({
     ...trace, xaxis: i ? `x${i + 1}` : "x", yaxis: i ? `y${i + 1}` : "y",
   })));
@@ -111,21 +112,25 @@ function drawTimes(chart, races) {
     margin: narrow ? { l: 66, r: 8, t: races.length > 1 ? 28 : 10, b: 56 } : { l: 86, r: 10, t: races.length > 1 ? 30 : 12, b: 56 },
     grid: { rows: 1, columns: races.length, pattern: "independent" },
     annotations: races.length > 1 ? races.map((race, i) => ({ // which device each chart timed
-      text: race.device, showarrow: false, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`,
+      text: race.device === "cpu" ? "CPU" : "GPU", // the GPU's name is over the speed-ups
+      showarrow: false, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`,
       x: 0, y: 1, xanchor: "left", yanchor: "bottom", font: { size: size.small },
     })) : [],
   };
-  const values = races.map((race) => Object.keys(NAMES).flatMap((name) => {
+  // One time axis for all the devices (the others match the first and leave it the labels): the
+  // charts share a scale to compare by, and the room of the labels goes to the plots.
+  const values = [races.flatMap((race) => Object.keys(NAMES).flatMap((name) => {
     const { median, spread } = milliseconds(race, name);
     return [...median, ...spread.flat()].filter((v) => v !== null && v > 0);
-  }));
+  }))];
   races.forEach((race, i) => {
     const suffix = i ? String(i + 1) : "";
     layout[`xaxis${suffix}`] = {
-      type: "log", title: { text: i ? "" : narrow ? "length (tokens)" : "sequence length (tokens; 1k = 1,024)", standoff: 4 },
+      type: "log", title: { text: i ? "" : crowded ? "length (tokens)" : "sequence length (tokens; 1k = 1,024)", standoff: 4 },
       ...lengthTicks(race.lengths, crowded), tickangle: 0,
     };
-    layout[`yaxis${suffix}`] = { type: "log" }; // the units are on the ticks (10 ms, 1 s): no title to crowd them
+    layout[`yaxis${suffix}`] = i ? { type: "log", matches: "y", showticklabels: false }
+      : { type: "log" }; // the units are on the ticks (10 ms, 1 s): no title to crowd them
   });
   // As many time ticks as the chart's height leaves room for (a longer summary or an error above
   // it leaves it less). First from the box's height less the margins, before drawing; then, once
@@ -227,9 +232,14 @@ function times(ratio) {
   return ratio < 10 ? `${ratio.toFixed(1)}×` : `${Math.round(ratio)}×`;
 }
 
+// Folded away (the chart row keeps its height on the projector): who was faster at each length,
+// Table 1 and the settings.
 function detailsPanel(result) {
   const details = element("details", "speed-details");
-  details.append(element("summary", "", "Table 1 and settings"));
+  details.append(element("summary", "", "Each length, Table 1"));
+  const several = result.races.length > 1;
+  const calls = element("div", "speed-side");
+  result.races.forEach((race) => calls.append(callsList(race, several ? `Faster on ${race.device}` : "Faster at each length")));
   const table = element("table", "speed-complexity");
   const head = element("tr");
   ["Per layer (Table 1)", "Work", "Sequential steps"].forEach((text) => head.append(element("th", "", text)));
@@ -258,12 +268,141 @@ function detailsPanel(result) {
     facts.push(`On ${cuda.device} the Transformer layer reached ${(best * 100).toFixed(1)}% of the device's ` +
       `${thousands(Math.round(cuda.peak_gflops))} GFLOP/s ${cuda.precision} peak (data sheet).`);
   }
+  result.races.slice(1).forEach((race) => facts.push(race.verdict)); // the CPU beside a GPU
+  const scaling = result.scaling;
+  for (const target of Object.keys(scaling?.speedup ?? {}).filter((t) => t !== scaling.main)) { // the cores beside a GPU
+    const i = scaling.lengths.length - 1;
+    const gains = scaling.speedup[target];
+    facts.push(`Speed-up on all ${scaling.hardware.cpu_threads} CPU threads at length ${thousands(scaling.lengths[i])}: ` +
+      ["transformer", "lstm_fused"].map((name) => `${NAMES[name]} ${gainLabel(gains[name].series[i])} ` +
+        `(${gainLabel(gains[name].spread[i][0])} to ${gainLabel(gains[name].spread[i][1])})`).join(", ") + ".");
+  }
   const panel = element("div", "speed-details-panel");
-  panel.append(table, ...facts.map((text) => element("p", "", text)));
+  panel.tabIndex = 0; // it may scroll: reachable from the keyboard
+  panel.append(calls, table, ...facts.map((text) => element("p", "", text)));
   // How many CPU threads ran the race: for the lecturer, not the projected slide.
   panel.append(element("p", "instructor-only", `The CPU ran with ${result.cpu_threads} thread${result.cpu_threads === 1 ? "" : "s"}.`));
   details.append(panel);
   return details;
+}
+
+// "Server: 2 CPU cores" or "Server: NVIDIA H100 80GB HBM3, 132 SMs" (its cores in Details): from the result.
+function hardwareText(facts) {
+  if (facts.gpu) return `Server: ${facts.gpu}${facts.gpu_sms ? `, ${facts.gpu_sms} SMs` : ""}`;
+  return `Server: ${facts.cpu_cores} CPU core${facts.cpu_cores === 1 ? "" : "s"}`;
+}
+
+// What each chart of speed-ups measures, over one CPU thread: "speed-up on 2 threads", "… on the GPU".
+function targetText(target, facts) {
+  return target === "gpu" ? "speed-up on the GPU" : `speed-up on ${facts.cpu_threads} threads`;
+}
+
+function gainLabel(value) {
+  if (value < 0.1) return `${+value.toPrecision(2)}×`;
+  return value < 10 ? `${value.toFixed(2)}×` : `${Math.round(value)}×`;
+}
+
+// One row per contender timed at each length, grouped by length (the shortest on top) with a row's
+// gap between the groups: numbers on a y axis whose ticks name the lengths.
+function gainRows(scaling) {
+  const rows = [];
+  let y = 0;
+  scaling.lengths.forEach((n, i) => {
+    for (const name of Object.keys(NAMES).filter((name) => scaling.times.one_thread[name]?.series[i] != null)) {
+      rows.push({ n, i, name, y });
+      y -= 1;
+    }
+    y -= 1;
+  });
+  return rows;
+}
+
+// The speed-up of each contender's step over one CPU thread, a point per contender and length with
+// its range as a bar (hollow where a timing stayed noisy), against 1× (no gain) and, on the CPU,
+// the number of threads (every core fully used): on the server's parallel hardware, all its CPU
+// threads or, where it has one, its GPU (the cores beside a GPU are in Details).
+function drawGains(chart, scaling) {
+  const narrow = window.matchMedia(PHONE).matches;
+  const size = sizes(narrow);
+  const colors = modelColors();
+  const target = scaling.main;
+  const rows = gainRows(scaling);
+  const traces = Object.keys(NAMES).map((name) => {
+    const mine = rows.filter((row) => row.name === name);
+    const gains = scaling.speedup[target][name];
+    const color = name === "transformer" ? colors.transformer : colors.lstm;
+    const value = mine.map((row) => gains.series[row.i]);
+    return {
+      type: "scatter", mode: "markers", name: NAMES[name], x: value, y: mine.map((row) => row.y),
+      error_x: {
+        type: "data", symmetric: false, color, thickness: 2.5, width: 6,
+        array: mine.map((row, k) => gains.spread[row.i][1] - value[k]),
+        arrayminus: mine.map((row, k) => value[k] - gains.spread[row.i][0]),
+      },
+      marker: {
+        color, size: size.marker, line: { color, width: 2.5 },
+        symbol: mine.map((row) => (gains.noisy[row.i] ? `${SYMBOL[name]}-open` : SYMBOL[name])),
+      },
+      customdata: mine.map((row) => [thousands(row.n), gainLabel(gains.spread[row.i][0]), gainLabel(gains.spread[row.i][1]),
+        gainLabel(gains.series[row.i])]),
+      hovertemplate: `${NAMES[name]}, length %{customdata[0]}: %{customdata[3]} (%{customdata[1]} to %{customdata[2]})<extra></extra>`,
+    };
+  });
+  const bands = [...new Set(rows.map((row) => row.n))].map((n) => {
+    const ys = rows.filter((row) => row.n === n).map((row) => row.y);
+    return { n, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+  });
+  const spreads = rows.map((row) => scaling.speedup[target][row.name].spread[row.i]);
+  const ideal = target === "all_threads" ? scaling.hardware.cpu_threads : null;
+  const [low, high] = [Math.min(...spreads.map((s) => s[0]), 1), Math.max(...spreads.map((s) => s[1]), ideal ?? 1)];
+  const log = high / low > 20; // a GPU's hundredfold, or a busy machine's outliers
+  const references = [1, ...(ideal ? [ideal] : [])]; // 1×: no gain; n×: every core used fully
+  const ticks = log ? [0.01, 0.1, 1, 10, 100, 1000].filter((v) => v >= low / 1.3 && v <= high * 1.3) : references;
+  const bottom = Math.min(...rows.map((row) => row.y)) - 0.8;
+  const layout = {
+    font: { size: size.font },
+    showlegend: false, // the legend row above serves both charts
+    margin: { l: narrow ? 48 : 50, r: 6, t: 6, b: 30 },
+    xaxis: {
+      type: log ? "log" : "linear", range: log ? [Math.log10(low / 1.3), Math.log10(high * 1.3)] : [0, high * 1.12],
+      tickvals: ticks, ticktext: ticks.map((v) => `${v}×`), zeroline: false, tickangle: 0,
+    },
+    yaxis: { range: [bottom, 0.8], showgrid: false, zeroline: false },
+    shapes: references.map((at, k) => ({
+      type: "line", xref: "x", yref: "y domain", x0: at, x1: at, y0: 0, y1: 1,
+      line: { color: "#888", width: 1.5, dash: k ? "dash" : "solid" },
+    })),
+  };
+  // Each band named by its length where the chart is tall enough for the names to stand apart;
+  // in a short one, only the longest (the one the summary and the poll speak of).
+  const label = () => {
+    const perRow = (chart.clientHeight - layout.margin.t - layout.margin.b) / (0.8 - bottom);
+    const apart = bands.every((band, k) => k === 0 || (bands[k - 1].y - band.y) * perRow >= 1.2 * size.font);
+    const shown = apart ? bands : bands.slice(-1);
+    Object.assign(layout.yaxis, { tickvals: shown.map((band) => band.y), ticktext: shown.map((band) => lengthLabel(band.n)) });
+  };
+  label();
+  return plot(chart, traces, layout).then(() => {
+    chart.removeAllListeners?.("plotly_relayout");
+    chart.on?.("plotly_relayout", () => { label(); plot(chart, traces, layout); }); // resized
+    return chart;
+  });
+}
+
+// This server's parallel hardware, then the chart of speed-ups over one thread.
+function gainsPanel(scaling) {
+  const section = element("section", "speed-gains");
+  section.append(element("h3", "speed-gains-heading", hardwareText(scaling.hardware)));
+  if (scaling.main) section.append(element("p", "speed-gains-what", targetText(scaling.main, scaling.hardware)));
+  if (!Object.keys(scaling.speedup).length) {
+    section.append(element("p", "speed-gains-none", "One CPU thread and no GPU: nothing to spread a step over."));
+    return [section, null];
+  }
+  const chart = element("div", "demo-chart speed-gains-chart");
+  chart.setAttribute("aria-label", "Speed-up of each contender's training step over one CPU thread, " +
+    "each the ratio of median times with its range as a bar, at each length timed.");
+  section.append(chart);
+  return [section, chart];
 }
 
 export function render(output, result) {
@@ -273,11 +412,11 @@ export function render(output, result) {
   const times = element("div", "demo-chart speed-times");
   times.setAttribute("aria-label", "Milliseconds per training step against sequence length, " +
     "each point the median with a bar from the fastest to the slowest timing: LSTM fused, LSTM loop, Transformer.");
-  const side = element("div", "speed-side");
-  result.races.forEach((race) => side.append(callsList(race, several ? `Faster on ${race.device}` : "Faster at each length")));
-  layout.append(legendRow(result), times, side);
+  const [gains, gainsChart] = result.scaling ? gainsPanel(result.scaling) : [element("div"), null];
+  layout.append(legendRow(result), times, gains);
   output.append(layout);
   drawTimes(times, result.races);
+  if (gainsChart) drawGains(gainsChart, result.scaling);
 }
 
 // While timing: the points so far, on the device being timed.
