@@ -206,21 +206,20 @@ def winner(result: dict) -> str:
     return "lstm" if lstm["max"] < transformer["min"] else "tie"
 
 
-def beaten(result: dict, kind: str) -> str | None:
-    """The longest counting model that `kind` beat with every seed (None: not even the unigram)."""
+def beaten(result: dict, kind: str) -> int:
+    """How many rungs of the counting ladder (unigram first) `kind` beat with every seed."""
     worst = result["models"][kind]["test_bits"]["max"]
-    below = [rung["name"] for rung in result["baselines"]["ngrams"] if worst < rung["test_bits"]]
-    return below[-1] if below else None
+    return sum(worst < rung["test_bits"] for rung in result["baselines"]["ngrams"])
 
 
 def baseline_words(result: dict, kind: str) -> str:
-    """Which counting baselines a model beat with every seed, in words."""
-    best = beaten(result, kind)
-    longest = result["baselines"]["ngrams"][-1]["name"]
-    if best is None:
+    """Which counting baselines a model beat with every seed, and the first it did not, in words."""
+    ladder, below = result["baselines"]["ngrams"], beaten(result, kind)
+    if below == 0:
         return "did not beat even the unigram with every seed"
-    return f"beat every counting model up to the {longest} with every seed" if best == longest else (
-        f"beat the {best} with every seed but not the {longest}")
+    if below == len(ladder):
+        return f"beat every counting model up to the {ladder[-1]['name']} with every seed"
+    return f"beat the {ladder[below - 1]['name']} with every seed but not the {ladder[below]['name']}"
 
 
 def strongest(result: dict) -> dict:

@@ -40,6 +40,7 @@ from demos.shared.contenders import CARE, label
 VALIDATION_WINDOWS = 256
 EVAL_ROWS = 64  # windows per forward pass when scoring
 WARMUP = {"transformer": 50, "lstm": 0}  # part of each family's care, not tuned
+DATA_FILES = ("tuned/generation.json",)  # the recipes chosen on validation text: a new choice, new cache keys
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,8 @@ def test_the_words_about_baselines_follow_the_worst_seed():
 
     def shaped(worst):
         return {"models": {"lstm": {"test_bits": {"max": worst}}}, "baselines": {"ngrams": ladder}}
-    assert generation.baseline_words(shaped(2.5), "lstm") == "beat the trigram with every seed but not the 5-gram"
+    assert generation.baseline_words(shaped(2.5), "lstm") == "beat the trigram with every seed but not the 4-gram"
+    assert generation.baseline_words(shaped(2.0), "lstm") == "beat the 4-gram with every seed but not the 5-gram"
     assert generation.baseline_words(shaped(1.8), "lstm") == "beat every counting model up to the 5-gram with every seed"
     assert generation.baseline_words(shaped(4.9), "lstm") == "did not beat even the unigram with every seed"
 

@@ -168,3 +168,9 @@ def test_the_test_characters_are_the_targets_of_the_test_windows():
     windows, _ = document_windows(corpus, "test", 64)
     positions = target_positions(corpus, "test", 64)
     assert torch.equal(corpus.ids["test"][positions], windows[:, 1:].reshape(-1))
+
+
+def test_a_new_choice_of_recipes_is_a_new_cache_key_for_both_slides():
+    from demos.runtime.versions import PACKAGE_DIR, dependency_files
+    for demo in ("demos.generation", "demos.context_scaling"):
+        assert PACKAGE_DIR / "shared/tuned/generation.json" in dependency_files(demo)
