@@ -132,7 +132,7 @@ function drawScores(chart, data) {
     margin: { l: 8, r: 16, t: 4, b: Math.ceil(1.5 * size) },
     annotations: [{ // the axis's title, under the bars (which carry their values, so no ticks) from their right end leftwards
       xref: "paper", yref: "paper", x: 1, xanchor: "right", y: 0, yanchor: "top", yshift: -2, showarrow: false,
-      text: size < 20 ? "bits/char on test text (lower is better)" : "bits per character on the test text (lower is better)",
+      text: size < 20 ? "bits/char (lower is better)" : "bits per character on the test text (lower is better)",
     }],
     showlegend: false,
   });
