@@ -31,7 +31,7 @@ from demos.core.training import Run, TrainConfig, language_model_loss, thinned, 
 from demos.runtime.progress import Tally
 from demos.runtime.storage import current_store
 from demos.shared import tuning
-from demos.shared.contenders import CARE, label
+from demos.shared.contenders import label
 
 # Windows of validation text each evaluation scores (the same ones every time, spread over the
 # whole validation text): 256 x 128 characters. The score of one model on them varies by about
@@ -40,6 +40,8 @@ from demos.shared.contenders import CARE, label
 VALIDATION_WINDOWS = 256
 EVAL_ROWS = 64  # windows per forward pass when scoring
 WARMUP = {"transformer": 50, "lstm": 0}  # part of each family's care, not tuned
+CARE = {"transformer": f"small embeddings (std 0.02, as GPT-2), learning rate warmed up over {WARMUP['transformer']} steps",
+        "lstm": "forget gates start at 1"}  # each family's care, in words (its recipe comes on top)
 DATA_FILES = ("tuned/generation.json",)  # the recipes chosen on validation text: a new choice, new cache keys
 
 
@@ -238,7 +240,7 @@ def fit_models(settings: list[CharLM], device: torch.device, progress) -> list[t
             "kind": s.kind, "seed": s.seed, "width": run.model.cfg.width, "parameters": count_parameters(run.model),
             "steps_taken": len(run.losses), "best_step": rule.best_step, "validation_bits": rule.best_bits,
             "validation_curve": rule.curve, "loss_curve": thinned(run.losses, 60),
-            "train_seconds": round(seconds, 3), "care": CARE["transformer" if s.kind == "transformer" else "lstm-tuned"],
+            "train_seconds": round(seconds, 3), "care": CARE[s.kind],
             **recipe(s), "warmup": run.cfg.warmup, "corpus": corpus.digest}))
     return fitted
 
