@@ -1,13 +1,16 @@
 """The generative showdown: a Transformer and an LSTM of about the same size, trained on the same
-text (the Python documentation, character by character) with the same batches and budget, each
-with its family's care, continue the same prompt one character at a time. Every step keeps each
-model's top-5 candidates and the one it took.
+text (the Python documentation, character by character) with the same budget (steps x characters
+per step), each with its family's care and its recipe (learning rate, schedule, training window)
+chosen on the validation text (`tuning`), continue the same prompt one character at a time. Every
+step keeps each model's top-5 candidates and the one it took.
 
 Beside the continuations stand the numbers that decide who models the text better: bits per
-character on the test text, which no model trained on or chose its budget by, for both models
-over several seeds, next to counting baselines (unigram, bigram, trigram) computed on the same
-split. The continuation is checked against the training text: the longest run it copied is
-reported, and called memorised when it is long.
+character on the test text, which no model trained on or chose anything by, for both models over
+several seeds, next to a ladder of counting models (unigram to an interpolated 5-gram, counted on
+the training text, weights chosen on the validation text) scored on exactly the same test
+characters: every character after the first of each test window of `CharLM.context` characters.
+The continuation is checked against the training text: the longest run it copied is reported, and
+called memorised when it is long.
 """
 import re
 from functools import cache
@@ -15,14 +18,15 @@ from functools import cache
 import torch
 import torch.nn.functional as F
 
-from demos.core.ngrams import bits_per_character, uniform_bits
+from demos.core.ngrams import Text, ladder, uniform_bits
 from demos.core.python_docs import ALPHABET, decode, encode, load
 from demos.runtime.params import Param, ParamError, seed_param
 from demos.runtime.progress import share
-from demos.shared.char_models import CharLM, trained_models
+from demos.shared.char_models import CharLM, fit_models, target_positions, trained_models
 from demos.shared.contenders import label
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.tuning import LR_GRID, Study, how_chosen, rate_text
 
 ID = "generation"
 TITLE = "The generative showdown: two language models continue a prompt"
@@ -32,6 +36,7 @@ TOP = 5  # candidates shown at each step
 MAX_PROMPT = 80
 MARKUP = re.compile(r"<\s*/?\s*[A-Za-z!?][^>]*>|&#?\w+;")  # a tag or a character entity
 MEMORISED = 40  # a copied run at least this long (characters) is called memorised
+NGRAM_ORDER = 5  # the longest counting model of the ladder: four characters of history
 TRAINING_SHARE = 0.9  # of the progress bar, for training; generation gets the rest
 
 
@@ -63,14 +68,40 @@ PARAMS = [
 FULL_PARAMS = {"steps": 3000}  # the long run `flask warm --full` computes: minutes on a CPU
 
 
+SCHEDULES = ("cooldown", "cosine")  # the schedules each family tries (`demos.core.training.learning_rate`)
+WINDOWS = (64, 32)  # training window lengths each family tries, with as many windows per step as keep the characters equal
+
+
+def tuning() -> Study:
+    """Each family's learning rate, schedule and training window, chosen on the validation text at the
+    slide's default budget: the best validation bits per character (of the weights kept)."""
+    budget = CharLM()
+
+    def score(kind: str, recipe: dict, seed: int, device: torch.device) -> float:
+        (_, info), = fit_models([CharLM(kind=kind, seed=seed, **recipe)], device, lambda *args, **kwargs: None)
+        return info["validation_bits"]
+
+    candidates = [{"lr": lr, "schedule": schedule, "window": window}
+                  for window in WINDOWS for schedule in SCHEDULES for lr in LR_GRID]
+    return Study(ID, f"at most {budget.steps} steps of {budget.batch_size * budget.context:,} training characters "
+                     f"(the best of every {budget.eval_every} steps on the validation text kept)",
+                 "validation bits per character", {kind: candidates for kind in MODELS}, score, seeds=(0,))
+
+
 @cache
-def baselines() -> dict:
-    """Uniform guessing and the counting models of order 1 to 3, fitted on train, tuned on validation, scored on test."""
+def baselines(context: int = CharLM.context) -> dict:
+    """Uniform guessing and the counting models of order 1 to NGRAM_ORDER, counted on the training
+    text, their weights chosen on the validation text, scored on the test characters the neural
+    models are scored on (the targets of their test windows of `context` characters)."""
     corpus = load()
-    fitted = {name: bits_per_character(corpus.ids["train"], corpus.ids["validation"], corpus.ids["test"], order,
-                                       corpus.vocab_size)
-              for order, name in ((1, "unigram"), (2, "bigram"), (3, "trigram"))}
-    return {"uniform": uniform_bits(corpus.vocab_size), **fitted}
+
+    def split(name: str, scored: torch.Tensor | None = None) -> Text:
+        return Text(corpus.ids[name], corpus.starts[name], scored)
+
+    test = target_positions(corpus, "test", context)
+    ngrams = ladder(split("train"), split("validation", target_positions(corpus, "validation", context)),
+                    split("test", test), NGRAM_ORDER, corpus.vocab_size)
+    return {"uniform": uniform_bits(corpus.vocab_size), "ngrams": ngrams, "test_characters": len(test)}
 
 
 @torch.no_grad()
@@ -143,6 +174,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
         infos = [trained[(kind, seed)][1] for seed in seeds]
         models[kind] = {
             "label": label(kind), "parameters": info["parameters"], "width": info["width"], "care": info["care"],
+            "recipe": {key: info[key] for key in ("lr", "schedule", "window", "warmup")},
             "test_bits": over_seeds([scores[(kind, seed)] for seed in seeds]),
             "validation_bits": over_seeds([i["validation_bits"] for i in infos]),
             "steps_taken": [i["steps_taken"] for i in infos], "best_step": [i["best_step"] for i in infos],
@@ -151,12 +183,16 @@ def run(params: dict, progress, device: torch.device) -> dict:
             "mean_chosen_probability": sum(p["probability"] for p in picks) / len(picks),
         }
         generating((n + 1) / len(MODELS), f"{label(kind)} continued the prompt")
+    budget = CharLM(steps=params["steps"])
     result = {"prompt": prompt, "read_as": decode(prompt_ids), "decoding": params["decoding"],
               "temperature": params["temperature"] if sampled else None, "n_characters": params["characters"],
-              "top_k": TOP, "models": models, "seeds": seeds, "baselines": baselines(), "corpus": corpus.facts(),
-              "budget": {"steps": params["steps"], "batch_size": CharLM.batch_size, "context": CharLM.context,
-                         "eval_every": CharLM.eval_every, "patience": CharLM.patience},
+              "top_k": TOP, "models": models, "seeds": seeds, "baselines": baselines(budget.context),
+              "corpus": corpus.facts(), "how_chosen": how_chosen(ID),
+              "budget": {"steps": budget.steps, "characters_per_step": budget.batch_size * budget.context,
+                         "context": budget.context, "eval_every": budget.eval_every, "patience": budget.patience,
+                         "default_steps": CharLM.steps},
               "memorised_at": MEMORISED}
+    result["winner"] = winner(result)
     result["summary"] = summarize(result)
     return result
 
@@ -170,20 +206,35 @@ def winner(result: dict) -> str:
     return "lstm" if lstm["max"] < transformer["min"] else "tie"
 
 
+def beaten(result: dict, kind: str) -> int:
+    """How many rungs of the counting ladder (unigram first) `kind` beat with every seed."""
+    worst = result["models"][kind]["test_bits"]["max"]
+    return sum(worst < rung["test_bits"] for rung in result["baselines"]["ngrams"])
+
+
 def baseline_words(result: dict, kind: str) -> str:
-    """Which counting baselines a model beat with every seed."""
-    bits = result["models"][kind]["test_bits"]
-    beaten = [name for name in ("unigram", "bigram", "trigram") if bits["max"] < result["baselines"][name]["test_bits"]]
-    return f"beat the {beaten[-1]} with every seed" if beaten else "did not beat even the unigram with every seed"
+    """Which counting baselines a model beat with every seed, and the first it did not, in words."""
+    ladder, below = result["baselines"]["ngrams"], beaten(result, kind)
+    if below == 0:
+        return "did not beat even the unigram with every seed"
+    if below == len(ladder):
+        return f"beat every counting model up to the {ladder[-1]['name']} with every seed"
+    return f"beat the {ladder[below - 1]['name']} with every seed but not the {ladder[below]['name']}"
+
+
+def strongest(result: dict) -> dict:
+    """The strongest counting baseline: the longest n-gram of the ladder."""
+    return result["baselines"]["ngrams"][-1]
 
 
 def summarize(result: dict) -> str:
-    models, b, seeds = result["models"], result["baselines"], result["seeds"]
+    models, seeds, top = result["models"], result["seeds"], strongest(result)
     over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
+    trigram = next(rung for rung in result["baselines"]["ngrams"] if rung["order"] == 3)
     text = (f"Bits per character on the test text ({over}; lower is better): Transformer "
-            f"{spread_text(models['transformer']['test_bits'], '.2f')}, LSTM {spread_text(models['lstm']['test_bits'], '.2f')}, "
-            f"trigram {b['trigram']['test_bits']:.2f}.")
-    best = winner(result)
+            f"{spread_text(models['transformer']['test_bits'], '.2f')}, LSTM {spread_text(models['lstm']['test_bits'], '.2f')}; "
+            f"counting on the same characters: trigram {trigram['test_bits']:.2f}, {top['name']} {top['test_bits']:.2f}.")
+    best = result["winner"]
     text += (" Neither model was ahead with every seed." if best == "tie"
              else f" The {label(best)} was ahead with every seed.")
     text += f" The Transformer {baseline_words(result, 'transformer')}; the LSTM {baseline_words(result, 'lstm')}."
@@ -198,9 +249,10 @@ def summarize(result: dict) -> str:
 def headline(result: dict) -> dict:
     """For the recap: which model predicted the test text better, in bits per character."""
     transformer, lstm = result["models"]["transformer"]["test_bits"], result["models"]["lstm"]["test_bits"]
-    return recap_row("Bits per character on unseen text (lower is better)", winner(result),
+    top = strongest(result)
+    return recap_row("Bits per character on unseen text (lower is better)", result["winner"],
                      f"Transformer {spread_text(transformer, '.2f')}, LSTM {spread_text(lstm, '.2f')}; "
-                     f"trigram {result['baselines']['trigram']['test_bits']:.2f}")
+                     f"{top['name']} {top['test_bits']:.2f}")
 
 
 def percent(probability: float) -> str:
@@ -220,8 +272,12 @@ def format_text(result: dict) -> str:
                   f"bits per character", f"  {result['read_as']}{model['text']}",
                   f"  (longest run copied from the training text: {model['copied']['length']} characters)", ""]
     b = result["baselines"]
-    lines.append(f"Baselines on the test text: uniform {b['uniform']:.2f}, unigram {b['unigram']['test_bits']:.2f}, "
-                 f"bigram {b['bigram']['test_bits']:.2f}, trigram {b['trigram']['test_bits']:.2f} bits per character")
+    lines.append(f"Counting baselines on the same {b['test_characters']:,} test characters: uniform {b['uniform']:.2f}, "
+                 + ", ".join(f"{rung['name']} {rung['test_bits']:.2f}" for rung in b["ngrams"]) + " bits per character")
+    for kind in MODELS:
+        recipe = result["models"][kind]["recipe"]
+        lines.append(f"{label(kind)}'s recipe (chosen on the validation text): learning rate {rate_text(recipe['lr'])}, "
+                     f"{recipe['schedule']} schedule, training windows of {recipe['window']} characters")
     lines += ["", f"Step by step: the top {result['top_k']} next characters, * the one taken"]
     for step in range(min(result["n_characters"], 30)):
         for kind in MODELS:

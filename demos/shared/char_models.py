@@ -1,14 +1,16 @@
-"""The character-level language models of context scaling and the generative showdown, trained on
+"""The character-level language models of the generative showdown and the context test, trained on
 the Python documentation (`demos.core.python_docs`), with the same rules for both contenders.
 
 A causal Transformer and an LSTM with about as many parameters read windows of `context`
 characters from the training text and learn to predict each next character. Both get the same
-batches (drawn from the seed), the same most steps and batch size, and their family's care (the
-Transformer: small embeddings, a warmed-up learning rate; the LSTM: forget gates at 1). Every
-`eval_every` steps each is scored on a fixed sample of validation text; training stops when that
-score has not improved for `patience` evaluations, and the model keeps the weights of its best
-evaluation. So the budget is chosen on the validation text; the test text is read only to score
-the chosen model, once (`test_scores`).
+batches (drawn from the seed: the same training characters, in the same order), the same most
+steps, batch size and context, and their family's care (the Transformer: small embeddings, a
+warmed-up learning rate; the LSTM: forget gates at 1). Each family's learning rate and schedule
+were chosen on the validation text by `python -m benchmarks.recipes generation` (`recipe`). Every
+`eval_every` steps each model is scored on a fixed sample of validation text; training stops when
+that score has not improved for `patience` evaluations, and the model keeps the weights of its
+best evaluation. So the budget is chosen on the validation text; the test text is read only to
+score the chosen model, once (`test_scores`).
 
 Trained models are kept in the engine's model store, so the two slides share them.
 """
@@ -28,41 +30,73 @@ from demos.core.python_docs import Corpus, load
 from demos.core.training import Run, TrainConfig, language_model_loss, thinned, train_together
 from demos.runtime.progress import Tally
 from demos.runtime.storage import current_store
-from demos.shared.contenders import CARE, label
+from demos.shared import tuning
+from demos.shared.contenders import label
 
-VALIDATION_WINDOWS = 32  # windows of validation text each evaluation scores (the same ones every time)
+# Windows of validation text each evaluation scores (the same ones every time, spread over the
+# whole validation text): 256 x 128 characters. The score of one model on them varies by about
+# 0.03 bits with the sample, but the candidates are compared on the same windows, and their paired
+# difference varies by under 0.01 bits, below the differences the choice of a recipe decides.
+VALIDATION_WINDOWS = 256
 EVAL_ROWS = 64  # windows per forward pass when scoring
+WARMUP = {"transformer": 50, "lstm": 0}  # part of each family's care, not tuned
+CARE = {"transformer": f"small embeddings (std 0.02, as GPT-2), learning rate warmed up over {WARMUP['transformer']} steps",
+        "lstm": "forget gates start at 1"}  # each family's care, in words (its recipe comes on top)
+DATA_FILES = ("tuned/generation.json",)  # the recipes chosen on validation text: a new choice, new cache keys
 
 
 @dataclass(frozen=True)
 class CharLM:
-    """Everything that decides a trained character model; with the corpus digest, its key in the store."""
+    """Everything that decides a trained character model; with the corpus digest and its recipe, its key in the store."""
     kind: str = "transformer"  # "transformer" or "lstm"
     seed: int = 0
-    steps: int = 250  # the most; the validation text decides where it stops (measured: 250 fit 30 s on 2 cores)
-    context: int = 128  # characters per window: the Transformer has this many positions
-    batch_size: int = 8
+    steps: int = 1200  # the most; the validation text decides where it stops (6 models fit 90 s on 2 cores)
+    context: int = 64  # characters of the windows a model is scored on, and the most it reads
+    batch_size: int = 16  # windows of `context` characters per step: each step reads batch_size x context characters
     width: int = 64  # the Transformer's width; the LSTM's is matched to its parameter count
     n_layers: int = 2
     n_heads: int = 4
     eval_every: int = 100
     patience: int = 3  # evaluations without improvement before stopping
+    # The recipe; None: the one chosen for the family on the validation text (`recipe`)
+    lr: float | None = None
+    schedule: str | None = None  # "cooldown" or "cosine" (`demos.core.training.learning_rate`)
+    window: int | None = None  # characters per training window (at most `context`): shorter windows, more of them
 
 
-RECIPES = {  # learning rates chosen on the validation text (see the README); both clip gradients at 1
-    "transformer": TrainConfig(lr=3e-3, warmup=50),
-    "lstm": TrainConfig(lr=1e-2),
-}
+def recipe(settings: CharLM) -> dict:
+    """The recipe `settings` trains with, {"lr", "schedule", "window"}: its own where it names one,
+    else its family's, chosen on the validation text (`demos/shared/tuned/generation.json`)."""
+    own = {"lr": settings.lr, "schedule": settings.schedule, "window": settings.window}
+    if None not in own.values():
+        return own
+    chosen = tuning.chosen("generation", settings.kind)
+    return {key: chosen[key] if value is None else value for key, value in own.items()}
+
+
+def train_config(settings: CharLM) -> TrainConfig:
+    chosen = recipe(settings)
+    return TrainConfig(lr=chosen["lr"], schedule=chosen["schedule"], warmup=WARMUP[settings.kind],
+                       steps=settings.steps, report_every=settings.eval_every)
 
 
 def model_config(settings: CharLM, vocab_size: int) -> ModelConfig:
-    """The Transformer's config, or the LSTM (forget gates at 1) with the width that best matches its parameters."""
+    """The Transformer's config (with as many positions as its training window), or the LSTM (forget
+    gates at 1) with the width that best matches its parameters."""
+    window = recipe(settings)["window"] if settings.kind == "transformer" else settings.context
     transformer = ModelConfig(kind="transformer", vocab_size=vocab_size, n_out=vocab_size, width=settings.width,
-                              n_layers=settings.n_layers, n_heads=settings.n_heads, max_len=settings.context,
+                              n_layers=settings.n_layers, n_heads=settings.n_heads, max_len=window,
                               causal=True, fast_attention=True)
     if settings.kind == "transformer":
         return transformer
     return matching_width(replace(transformer, kind="lstm", forget_bias=1.0), count_parameters(build_model(transformer)))
+
+
+def training_windows(settings: CharLM, ids: torch.Tensor, device: torch.device) -> "TextWindows":
+    """The training batches of `settings`: windows of its recipe's length, as many per step as make
+    batch_size x context characters, so every recipe reads the same number of characters."""
+    window = recipe(settings)["window"]
+    return TextWindows(ids, window, settings.batch_size * settings.context // window, settings.seed, device)
 
 
 class TextWindows:
@@ -79,36 +113,68 @@ class TextWindows:
         return (chunk[:, :-1].reshape(steps, self.batch_size, -1), chunk[:, 1:].reshape(steps, self.batch_size, -1))
 
 
-def document_windows(corpus: Corpus, split: str, context: int, most: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """Non-overlapping windows of `context` + 1 characters that lie inside one document each, in text
-    order, and the document each came from: ((n, context + 1) ids, (n,) document numbers). A window
-    starts at a document's start or where the last one ended, so position T of a window is T
-    characters into real text of one document. With `most`, that many, spread evenly."""
-    ids, starts = corpus.ids[split], corpus.starts[split].tolist() + [len(corpus.ids[split]) + 1]
+def window_starts(corpus: Corpus, split: str, context: int, most: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Where the windows of `document_windows` start in the split's text, and their documents: (n,), (n,)."""
+    starts = corpus.starts[split].tolist() + [len(corpus.ids[split]) + 1]
     windows, documents = [], []
     for number, (start, end) in enumerate(zip(starts, starts[1:])):
         for offset in range(start, end - 1 - (context + 1) + 1, context + 1):
             windows.append(offset)
             documents.append(number)
-    chosen = torch.tensor(windows)
-    if most is not None and len(chosen) > most:
-        chosen = chosen[torch.linspace(0, len(chosen) - 1, most).long()]
-        documents = [documents[i] for i in torch.linspace(0, len(documents) - 1, most).long().tolist()]
-    return ids[chosen[:, None] + torch.arange(context + 1)], torch.tensor(documents)
+    windows, documents = torch.tensor(windows), torch.tensor(documents)
+    if most is not None and len(windows) > most:
+        spread = torch.linspace(0, len(windows) - 1, most).long()
+        windows, documents = windows[spread], documents[spread]
+    return windows, documents
+
+
+def document_windows(corpus: Corpus, split: str, context: int, most: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Non-overlapping windows of `context` + 1 characters that lie inside one document each, in text
+    order, and the document each came from: ((n, context + 1) ids, (n,) document numbers). A window
+    starts at a document's start or where the last one ended, so position T of a window is T
+    characters into real text of one document. With `most`, that many, spread evenly."""
+    starts, documents = window_starts(corpus, split, context, most)
+    return corpus.ids[split][starts[:, None] + torch.arange(context + 1)], documents
+
+
+def target_positions(corpus: Corpus, split: str, context: int, most: int | None = None) -> torch.Tensor:
+    """Where in the split's text the characters the models are scored on sit: every window's
+    characters after its first, the targets of `token_losses`, in the same order: (n * context,)."""
+    starts, _ = window_starts(corpus, split, context, most)
+    return (starts[:, None] + 1 + torch.arange(context)).reshape(-1)
 
 
 @torch.no_grad()
 def token_losses(model: nn.Module, windows: torch.Tensor, device: torch.device) -> torch.Tensor:
-    """The cross-entropy (nats) of every next character of every window: (n, context)."""
+    """The cross-entropy (nats) of every next character of every window: (n, context). A Transformer
+    with fewer positions than the window reads it in overlapping pieces (`pieces`)."""
     was_training = model.training
     model.eval()
+    context = windows.shape[1] - 1
+    reach = model.cfg.max_len if model.cfg.kind == "transformer" else context
     losses = []
     for rows in windows.split(EVAL_ROWS):
         rows = rows.to(device)
-        logits = model(rows[:, :-1]).float()
+        logits = torch.cat([model(rows[:, start:end])[:, -keep:] for start, end, keep in pieces(context, reach)],
+                           dim=1).float()  # (rows, context, vocab)
         losses.append(F.cross_entropy(logits.transpose(1, 2), rows[:, 1:], reduction="none").cpu())
     model.train(was_training)
     return torch.cat(losses)
+
+
+def pieces(context: int, reach: int) -> list[tuple[int, int, int]]:
+    """How a model that reads at most `reach` characters predicts all `context` targets of a window:
+    (start, end, keep) for each input piece window[start:end], whose last `keep` predictions are
+    used. Each piece after the first moves on by half the reach, so every character is predicted
+    from at least half the reach of text before it (or all of the window's, near its start)."""
+    if reach >= context:
+        return [(0, context, context)]
+    step = reach // 2
+    found = [(0, reach, reach)]
+    for end in range(reach + step, context + step, step):
+        end = min(end, context)
+        found.append((end - reach, end, end - found[-1][1]))
+    return found
 
 
 def bits(nats: float) -> float:
@@ -148,8 +214,9 @@ class BestOnValidation:
         return stop
 
 
-def train_models(settings: list[CharLM], device: torch.device, progress) -> list[tuple[nn.Module, dict]]:
-    """Train every model together (the steps each takes are chosen on the validation text)."""
+def fit_models(settings: list[CharLM], device: torch.device, progress) -> list[tuple[nn.Module, dict]]:
+    """Train every model together on the training text, each keeping the weights of its best score on
+    the validation text; the test text is not read."""
     corpus = load()
     validation, _ = document_windows(corpus, "validation", settings[0].context, VALIDATION_WINDOWS)
     tally = Tally(progress, {s: s.steps for s in settings})
@@ -159,30 +226,36 @@ def train_models(settings: list[CharLM], device: torch.device, progress) -> list
         model = build_model(model_config(s, corpus.vocab_size)).to(device)
         rule = BestOnValidation(model, validation, s, device, lambda step, stop, message, s=s: tally.update(
             s, step, stop, message))
-        cfg = replace(RECIPES[s.kind], steps=s.steps, report_every=s.eval_every)
-        runs.append(Run(model, TextWindows(corpus.ids["train"], s.context, s.batch_size, s.seed, device),
-                        language_model_loss, cfg, rule))
+        runs.append(Run(model, training_windows(s, corpus.ids["train"], device), language_model_loss,
+                        train_config(s), rule))
         rules.append(rule)
     started = time.perf_counter()
     train_together(runs)
     seconds = time.perf_counter() - started
-    for run, rule in zip(runs, rules):
+    fitted = []
+    for s, run, rule in zip(settings, runs, rules):
         if rule.best_state is not None:
             run.model.load_state_dict(rule.best_state)  # the weights of the best validation score
-    tests = each_in_parallel(lambda run: test_scores(run.model, settings[0].context, device), runs, device)
-    trained = []
-    for s, run, rule, test in zip(settings, runs, rules, tests):
-        trained.append((run.model.eval(), {
+        fitted.append((run.model.eval(), {
             "kind": s.kind, "seed": s.seed, "width": run.model.cfg.width, "parameters": count_parameters(run.model),
             "steps_taken": len(run.losses), "best_step": rule.best_step, "validation_bits": rule.best_bits,
             "validation_curve": rule.curve, "loss_curve": thinned(run.losses, 60),
-            "train_seconds": round(seconds, 3), "care": CARE["transformer" if s.kind == "transformer" else "lstm-tuned"],
-            "lr": RECIPES[s.kind].lr, "corpus": corpus.digest,
-            # scored once, on the test text, after the budget was chosen on the validation text
+            "train_seconds": round(seconds, 3), "care": CARE[s.kind],
+            **recipe(s), "warmup": run.cfg.warmup, "corpus": corpus.digest}))
+    return fitted
+
+
+def train_models(settings: list[CharLM], device: torch.device, progress) -> list[tuple[nn.Module, dict]]:
+    """Train every model together (the steps each takes are chosen on the validation text), then
+    score each on the test text, once."""
+    fitted = fit_models(settings, device, progress)
+    tests = each_in_parallel(lambda pair: test_scores(pair[0], settings[0].context, device), fitted, device)
+    for (_, info), s, test in zip(fitted, settings, tests):
+        info.update({  # scored once, on the test text, after the budget was chosen on the validation text
             "test_bits": test["bits"], "test_by_position": [bits(x) for x in test["losses"].mean(dim=0).tolist()],
             "test_spans": {span: [round(bits(x), 5) for x in span_mean(test["losses"], window).tolist()]
-                           for span, window in context_spans(s.context).items()}}))
-    return trained
+                           for span, window in context_spans(s.context).items()}})
+    return fitted
 
 
 def each_in_parallel(work, items: list, device: torch.device) -> list:
@@ -195,14 +268,20 @@ def each_in_parallel(work, items: list, device: torch.device) -> list:
 
 def trained_models(settings: list[CharLM], device: torch.device, progress) -> list[tuple[nn.Module, dict]]:
     """The models for `settings`, from the model store where they are kept, the rest trained now (together)."""
-    store, corpus = current_store(), load()
-    found = {s: store.find("char_lm", {**asdict(s), "corpus": corpus.digest}, __name__, device) for s in settings}
+    store = current_store()
+    found = {s: store.find("char_lm", store_key(s), __name__, device) for s in settings}
     missing = [s for s in settings if found[s] is None]
     if missing:
         for s, (model, info) in zip(missing, train_models(missing, device, progress)):
-            store.keep("char_lm", {**asdict(s), "corpus": corpus.digest}, __name__, model, info)
+            store.keep("char_lm", store_key(s), __name__, model, info)
             found[s] = (model, info)
     return [found[s] for s in settings]
+
+
+def store_key(settings: CharLM) -> dict:
+    """A model's key in the store: its settings, the recipe it trains with (a new choice is a new
+    model) and the corpus."""
+    return {**asdict(settings), **recipe(settings), "warmup": WARMUP[settings.kind], "corpus": load().digest}
 
 
 def test_scores(model: nn.Module, context: int, device: torch.device) -> dict:

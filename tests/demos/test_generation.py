@@ -1,6 +1,7 @@
 """The generative showdown on tiny settings: both models continue the prompt one character at a time
 with their top-5 at every step, stand beside their test bits per character over seeds and the
-counting baselines of the same split, and the summary's words follow those numbers."""
+ladder of counting models scored on the same test characters, each with the recipe chosen on the
+validation text, and the summary's, the recap's and the poll's words follow those numbers."""
 import pytest
 import torch
 
@@ -9,6 +10,8 @@ from demos.core.python_docs import load
 from demos.runtime.params import ParamError, validate
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore
+from demos.shared import tuning
+from demos.shared.char_models import CharLM, target_positions
 from tests.demos.tiny import TINY as TINY_ALL
 
 TINY = TINY_ALL["generation"]
@@ -35,10 +38,12 @@ def test_each_model_continues_the_prompt_with_its_top_5_at_every_step(result):
             assert pick["char"] == pick["top"][0]["char"] and pick["rank"] == 1  # greedy takes the most probable
 
 
-def test_the_baselines_are_counted_on_the_same_split_and_ordered(result):
+def test_the_ladder_is_scored_on_the_test_characters_of_the_models_and_each_rung_helps(result):
     b = result["baselines"]
-    assert b["uniform"] > b["unigram"]["test_bits"] > b["bigram"]["test_bits"] > b["trigram"]["test_bits"] > 1
-    assert b["unigram"]["order"] == 1 and len(b["trigram"]["weights"]) == 3
+    assert b["test_characters"] == len(target_positions(load(), "test", CharLM.context))
+    assert [rung["name"] for rung in b["ngrams"]] == ["unigram", "bigram", "trigram", "4-gram", "5-gram"]
+    scores = [b["uniform"]] + [rung["test_bits"] for rung in b["ngrams"]]
+    assert scores == sorted(scores, reverse=True) and scores[-1] > 1
     assert result["corpus"]["characters"]["test"] == len(load().texts["test"])
 
 
@@ -47,7 +52,34 @@ def test_scores_are_test_bits_over_seeds_and_the_summary_quotes_them(result):
         assert model["test_bits"]["by_seed"] and 0 < model["test_bits"]["mean"] < 7
         assert f"{model['test_bits']['mean']:.2f}" in result["summary"]
         assert all(1 <= step <= TINY["steps"] for step in model["best_step"])
-    assert f"trigram {result['baselines']['trigram']['test_bits']:.2f}" in result["summary"]
+    trigram, five = result["baselines"]["ngrams"][2], result["baselines"]["ngrams"][-1]
+    assert f"trigram {trigram['test_bits']:.2f}, 5-gram {five['test_bits']:.2f}" in result["summary"]
+
+
+def test_each_family_trains_with_the_recipe_chosen_on_validation_and_says_how(result):
+    assert result["how_chosen"] == tuning.how_chosen("generation")
+    for kind, model in result["models"].items():
+        chosen = tuning.chosen("generation", kind)
+        assert {key: model["recipe"][key] for key in chosen} == chosen
+    assert result["budget"]["characters_per_step"] == CharLM.batch_size * CharLM.context
+
+
+def test_the_verdict_of_the_summary_the_recap_and_the_poll_is_the_same(result):
+    words = {"transformer": "The Transformer was ahead", "lstm": "The LSTM was ahead", "tie": "Neither model"}
+    assert result["winner"] == generation.winner(result) == generation.headline(result)["winner"]
+    assert words[result["winner"]] in result["summary"]
+
+
+def test_the_words_about_baselines_follow_the_worst_seed():
+    ladder = [{"name": name, "test_bits": bits} for name, bits in
+              (("unigram", 4.7), ("bigram", 3.7), ("trigram", 2.8), ("4-gram", 2.1), ("5-gram", 1.9))]
+
+    def shaped(worst):
+        return {"models": {"lstm": {"test_bits": {"max": worst}}}, "baselines": {"ngrams": ladder}}
+    assert generation.baseline_words(shaped(2.5), "lstm") == "beat the trigram with every seed but not the 4-gram"
+    assert generation.baseline_words(shaped(2.0), "lstm") == "beat the 4-gram with every seed but not the 5-gram"
+    assert generation.baseline_words(shaped(1.8), "lstm") == "beat every counting model up to the 5-gram with every seed"
+    assert generation.baseline_words(shaped(4.9), "lstm") == "did not beat even the unigram with every seed"
 
 
 def test_the_winner_is_named_only_when_every_seed_agrees():
@@ -81,4 +113,5 @@ def test_a_bad_prompt_is_refused_naming_the_prompt_field(prompt, words):
 
 def test_the_terminal_version_prints_both_continuations_and_the_baselines(result):
     text = generation.format_text(result)
-    assert "Baselines on the test text" in text and text.count("The function returns") >= 2
+    assert "Counting baselines on the same" in text and text.count("The function returns") >= 2
+    assert "5-gram" in text and "recipe (chosen on the validation text)" in text

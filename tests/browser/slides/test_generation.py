@@ -1,7 +1,8 @@
-"""The generative showdown in a real browser: the test-text scores beside the counting baselines, both
-models continuing the prompt side by side character by character; any character's top-5 bars come
-back on a click, Replay grows the texts again, characters outside the alphabet are shown as the
-models read them, and markup typed as a prompt is refused."""
+"""The generative showdown in a real browser: the test-text scores on a ladder of counting models from
+chance to the 5-gram, both models continuing the prompt side by side character by character, each
+naming its chosen recipe; any character's top-5 bars come back on a click, Replay grows the texts
+again, characters outside the alphabet are shown as the models read them, markup typed as a prompt
+is refused, and the ladder and the summary are on screen on a projector and a phone."""
 import re
 
 from playwright.sync_api import expect
@@ -18,6 +19,7 @@ from tests.browser.widget import (
 from tests.deck import slide_path
 
 TINY = {"steps": 20, "characters": 10, "seeds": 1}
+RUNGS = ["Transformer", "LSTM", "chance", "unigram", "bigram", "trigram", "4-gram", "5-gram"]
 REPLAY_MS = 120  # the renderer's time between characters when replaying
 
 
@@ -34,10 +36,12 @@ def test_continues_the_prompt_side_by_side_and_shows_any_characters_top_5(open_p
     run_and_show(demo)
 
     scores = demo.locator(".gen-scores.js-plotly-plot")
-    expect(scores.locator(".ytick text")).to_have_text(
-        ["unigram counts", "bigram counts", "trigram counts", "LSTM", "Transformer"])  # bottom up
+    expect(scores.locator(".ytick text")).to_have_count(len(RUNGS))
+    assert sorted(scores.locator(".ytick text").all_text_contents()) == sorted(RUNGS)
     values = scores.locator(".bartext")
-    expect(values).to_have_text([re.compile(r"^\d\.\d\d$")] * 5)  # each bar's value, with no ticks to read it from
+    expect(values).to_have_text([re.compile(r"^\d\.\d\d$")] * len(RUNGS))  # each bar's value, with no ticks to read it from
+    numbers = [float(value) for value in values.all_text_contents()]
+    assert numbers == sorted(numbers), "a ladder: the fewest bits per character at the top"
     chart_box = scores.bounding_box()
     for text in (*values.all(), scores.locator(".annotation-text")):  # the values and the axis's title fit in the chart
         box = text.bounding_box()
@@ -49,6 +53,7 @@ def test_continues_the_prompt_side_by_side_and_shows_any_characters_top_5(open_p
         expect(column.locator(".gen-prompt")).to_have_text("The function returns")
         expect(column.locator(".gen-token")).to_have_count(10)
         expect(column.locator(".gen-ppl")).to_have_text(re.compile(r"^test \d\.\d\d bits/char$"))
+        expect(column.locator(".gen-recipe")).to_have_text(re.compile(r"^lr 0\.\d+, (cool-down|cosine), window \d+$"))
     summary = demo.locator(".demo-summary")
     expect(summary).to_contain_text("Bits per character on the test text (seed 0; lower is better)")
     bits = [text.split()[1] for text in columns.locator(".gen-ppl").all_text_contents()]
@@ -70,7 +75,7 @@ def test_continues_the_prompt_side_by_side_and_shows_any_characters_top_5(open_p
     expect(columns.nth(0).locator(".gen-token").first).to_have_class(re.compile("gen-token--current"))
     expect(tops.locator("caption")).to_have_text(["Transformer, character 1: top 5", "LSTM, character 1: top 5"])
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
-    page.screenshot(path=screenshot_path("slide-12-generation.png"))
+    page.screenshot(path=screenshot_path("slide-11-generation.png"))
 
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # from now on Replay's timer moves when the test says
     demo.locator(".gen-replay").click()  # the texts grow again from the first character
@@ -93,9 +98,22 @@ def test_sampling_names_its_temperature_and_shows_the_prompt_as_read(open_page, 
     expect(demo.locator(".gen-prompt")).to_have_text(["The caf? returns", "The caf? returns"])  # é is outside the alphabet
     expect(demo.locator(".gen-decoding")).to_have_text("sampled, temperature 1.5")
     expect(demo.locator(".gen-text .gen-token--current")).to_have_count(2)  # the last character, marked in both texts
-    page.screenshot(path=screenshot_path("slide-12-generation-sampled.png"))
+    page.screenshot(path=screenshot_path("slide-11-generation-sampled.png"))
 
 
 def test_markup_typed_as_a_prompt_is_refused_and_shown_as_text(open_page):
     expect_markup_refused(open_page(slide_path("generation")), "generation", "prompt", "<i>The</i> function",
                           "prompt: must be plain text, not markup such as <i>", ("i",))
+
+
+def test_the_whole_ladder_is_in_the_demo_box_without_scrolling_on_a_projector_and_a_phone(open_page, screenshot_path):
+    for width, height in ((1024, 768), (390, 844)):
+        page, demo = open_demo(lambda path: open_page(path, width=width, height=height), "generation", **TINY)
+        run_and_show(demo)
+        page.screenshot(path=screenshot_path(f"slide-11-generation-{width}.png"), full_page=True)
+        assert demo.evaluate("panel => panel.scrollTop") == 0
+        panel, chart = demo.bounding_box(), demo.locator(".gen-scores").bounding_box()
+        assert panel["y"] <= chart["y"] and chart["y"] + chart["height"] <= panel["y"] + panel["height"] + 1, (
+            f"the ladder, its labels and its axis title inside the demo box at {width}x{height}")
+        if width > 760:  # the projector shows the canvas whole: the ladder is on screen
+            assert chart["y"] + chart["height"] <= height

@@ -1,5 +1,6 @@
 // The generative showdown: first how well each model predicts unseen text (bits per character on
-// the test text, each model's range over the seeds, beside the counting baselines), then both
+// the test text, each model's range over the seeds, placed on a ladder of counting models scored on
+// the same characters, from chance to the 5-gram), then both
 // continuations of the same prompt side by side, character by character, with the run copied from
 // the training text underlined, and under them each model's top-5 candidates for the chosen
 // character, as bars. Any character can be looked at (hover or click it, or move the slider), and
@@ -10,6 +11,12 @@ import { element, percent, seedCount, thousands } from "./shared/common.js";
 
 const MODELS = ["transformer", "lstm"];
 const REPLAY_MS = 120; // between characters when replaying: slow enough to follow the bars
+const SCHEDULE = { cooldown: "cool-down", cosine: "cosine" };
+
+// A learning rate as the slides write it: 0.003, 0.0001.
+function rate(lr) {
+  return String(Number(lr.toPrecision(2)));
+}
 
 // Chart text in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
 // 16 on a phone, which shows the slide unscaled.
@@ -63,7 +70,12 @@ function modelColumn(data, kind, view) {
     element("span", "gen-ppl-value", model.test_bits.mean.toFixed(2)), element("span", "gen-ppl-label", " bits/char"));
   score.title = `Bits per character on the test text, mean over ${seedCount(data.seeds)}`
     + ` (${model.test_bits.min.toFixed(2)} to ${model.test_bits.max.toFixed(2)})`;
-  head.append(element("h2", "gen-name", model.label), score);
+  const recipe = model.recipe;
+  const chosen = element("span", "gen-recipe", `lr ${rate(recipe.lr)}, ${SCHEDULE[recipe.schedule] ?? recipe.schedule}, `
+    + `window ${recipe.window}`);
+  chosen.title = `Chosen on the validation text from the grid ${data.how_chosen.grid.map(rate).join(", ")} `
+    + `(${data.how_chosen.budget}; ${data.how_chosen.script})`;
+  head.append(element("h2", "gen-name", model.label), score, chosen);
   head.title = `${thousands(model.parameters)} parameters; each seed's model keeps the weights that scored best on the `
     + `validation text (at most ${data.budget.steps} steps): at step ${model.best_step.join(", ")}.`; // details on hover
   const { text, buttons } = continuationText(data, kind, view);
@@ -72,43 +84,55 @@ function modelColumn(data, kind, view) {
   return { column, text, buttons };
 }
 
-// Bits per character on the test text: each model (its range over the seeds) beside the counting
-// baselines, lower is better.
-function drawScores(chart, data) {
+// The ladder: bits per character on the test text, best at the top, each model (its range over
+// the seeds) among the counting models scored on the same characters, down to chance.
+function ladderRows(data) {
   const colors = modelColors();
-  const rows = [
-    ...MODELS.map((kind) => ({ name: data.models[kind].label, stats: data.models[kind].test_bits, color: colors[kind] })),
-    ...["trigram", "bigram", "unigram"].map((name) => ({ name: `${name} counts`, stats: null,
-      value: data.baselines[name].test_bits, color: colors.baseline })),
-  ];
-  const values = rows.map((row) => (row.stats ? row.stats.mean : row.value));
+  const models = MODELS.map((kind) => ({ name: data.models[kind].label, stats: data.models[kind].test_bits,
+    color: colors[kind], model: true }));
+  const counts = data.baselines.ngrams.map((rung) => ({ name: rung.name, value: rung.test_bits, color: colors.baseline }));
+  const chance = { name: "chance", value: data.baselines.uniform, color: colors.chance };
+  const value = (row) => (row.stats ? row.stats.mean : row.value);
+  return [...models, ...counts, chance].sort((a, b) => value(a) - value(b)).map((row) => ({ ...row, mean: value(row) }));
+}
+
+function drawScores(chart, data) {
+  const rows = ladderRows(data);
   const size = textSize();
   const charWidth = 0.62 * size;
   const labels = Math.max(...rows.map((row) => row.name.length)) * charWidth + 12;
   const room = Math.max(chart.clientWidth - labels - 16, 60); // the bars' width in px; their values need 5 characters more
-  chart.style.height = `${Math.ceil(rows.length * 1.35 * size + 1.5 * size + 8)}px`; // a row per bar and the axis title
+  const rowHeight = 1.12 * size;
+  chart.style.height = `${Math.ceil(rows.length * rowHeight + 1.5 * size + 8)}px`; // a row per bar and the axis title
   plot(chart, [{
     type: "bar",
     orientation: "h",
     y: rows.map((row) => row.name),
-    x: values,
+    x: rows.map((row) => row.mean),
     error_x: { ...seedRange(rows.map((row) => row.stats ?? { mean: row.value, min: row.value, max: row.value }), "#333"),
                width: 0 }, // no end caps: one would stand like a "1" before the value
     marker: { color: rows.map((row) => row.color) },
-    text: values.map((v) => v.toFixed(2)),
+    width: 0.8,
+    text: rows.map((row) => row.mean.toFixed(2)),
     textposition: "outside",
     constraintext: "none",
     textfont: { size },
     cliponaxis: false,
-    hovertemplate: "%{y}: %{x:.3f} bits per character<extra></extra>",
+    customdata: rows.map((row) => (row.stats ? `mean of ${seedCount(data.seeds)}` : row.name === "chance"
+      ? "guessing uniformly" : "counted on the training text")),
+    hovertemplate: "%{y}: %{x:.3f} bits per character (%{customdata})<extra></extra>",
   }], {
     font: { size },
-    xaxis: { range: [0, Math.max(...values) * room / Math.max(room - 5 * charWidth, 1)], showticklabels: false },
-    yaxis: { autorange: "reversed", automargin: true },
+    bargap: 0.15,
+    xaxis: { range: [0, Math.max(...rows.map((row) => row.mean)) * room / Math.max(room - 5 * charWidth, 1)],
+             showticklabels: false },
+    yaxis: { autorange: "reversed", automargin: true,
+             tickfont: { size }, ticktext: rows.map((row) => (row.model ? `<b>${row.name}</b>` : row.name)),
+             tickvals: rows.map((row) => row.name) },
     margin: { l: 8, r: 16, t: 4, b: Math.ceil(1.5 * size) },
     annotations: [{ // the axis's title, under the bars (which carry their values, so no ticks) from their right end leftwards
       xref: "paper", yref: "paper", x: 1, xanchor: "right", y: 0, yanchor: "top", yshift: -2, showarrow: false,
-      text: size < 20 ? "bits/char (lower is better)" : "bits per character on unseen text (lower is better)",
+      text: size < 20 ? "bits/char (lower is better)" : "bits per character on the test text (lower is better)",
     }],
     showlegend: false,
   });
