@@ -46,7 +46,7 @@ def main() -> None:
         if device.type == "cpu" and args.workers > 1:
             with ProcessPoolExecutor(args.workers, initializer=_one_thread) as pool:
                 chosen = choose(study, device, lambda jobs: list(pool.map(
-                    _score, [(demo_id, str(device), *job) for job in jobs])))
+                    _score, [(demo_id, str(device), *job) for job in jobs])), threads=1)
         else:
             chosen = choose(study, device)
         print(f"\n{demo_id}: {study.budget}; {study.measure}, mean over seeds {list(study.seeds)}")

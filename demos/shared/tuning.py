@@ -61,7 +61,7 @@ def best(cells: list[Cell]) -> Cell:
     return min(cells, key=lambda cell: cell.mean)
 
 
-def record(study: Study, cells: list[Cell], device: torch.device, seconds: float) -> dict:
+def record(study: Study, cells: list[Cell], device: torch.device, seconds: float, threads: int) -> dict:
     """What the choice was and what it saw, JSON-safe: the file a demo reads its recipes from."""
     contenders = {}
     for name in study.candidates:
@@ -71,13 +71,13 @@ def record(study: Study, cells: list[Cell], device: torch.device, seconds: float
                                        "mean": round(c.mean, 5)} for c in mine]}
     return {"demo": study.demo, "budget": study.budget, "measure": study.measure, "grid": list(LR_GRID),
             "seeds": list(study.seeds), "contenders": contenders, "script": f"python -m benchmarks.recipes {study.demo}",
-            "device": str(device), "machine": f"{platform.machine()}, {torch.get_num_threads()} threads per run",
+            "device": str(device), "machine": f"{platform.machine()}, {threads} thread{'s' if threads > 1 else ''} per run",
             "seconds": round(seconds, 1), "date": time.strftime("%Y-%m-%d")}
 
 
-def choose(study: Study, device: torch.device, run_cells=None, log=print) -> dict:
+def choose(study: Study, device: torch.device, run_cells=None, log=print, threads: int | None = None) -> dict:
     """Score every candidate with every seed (with `run_cells`, a function that scores a list of
-    (contender, recipe, seed) at once, e.g. on several cores), and keep each contender's best."""
+    (contender, recipe, seed) at once, e.g. on several cores, `threads` each), and keep each contender's best."""
     cells = [Cell(name, recipe) for name, recipes in study.candidates.items() for recipe in recipes]
     jobs = [(cell.contender, cell.recipe, seed) for cell in cells for seed in study.seeds]
     started = time.perf_counter()
@@ -87,7 +87,7 @@ def choose(study: Study, device: torch.device, run_cells=None, log=print) -> dic
         cell = next(c for c in cells if c.contender == contender and c.recipe == recipe)
         cell.scores.append(float(score))
         log(f"{study.demo}: {contender} {recipe} seed {seed}: {study.measure} {score:.4f}")
-    return record(study, cells, device, time.perf_counter() - started)
+    return record(study, cells, device, time.perf_counter() - started, threads or torch.get_num_threads())
 
 
 def save(chosen: dict) -> Path:
