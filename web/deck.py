@@ -5,7 +5,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request
 
 from demos import DEMOS
-from slides import DeckCache, Slide
+from slides import DeckCache, Slide, demo_ids
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
 from web.engine import get_engine
@@ -49,7 +49,7 @@ def render_page(deck: list[Slide], n: int, print_mode: bool = False) -> tuple[by
 def unmeasured_demos(deck: list[Slide]) -> set[str]:
     """The slides' demos with no cached default result: the printed page says so."""
     engine = get_engine()
-    return {slide.demo for slide in deck if slide.demo not in DEMOS or engine.cached(slide.demo) is None}
+    return {demo for demo in demo_ids(deck) if demo not in DEMOS or engine.cached(demo) is None}
 
 
 def render_deck(n: int):
