@@ -89,6 +89,23 @@ def api_notes():
     return jsonify(notes={str(s.n): s.notes_html for s in get_deck()})
 
 
+@bp.get("/api/measured")
+def api_measured():
+    """What each demo slide's cached default result says, with its device and when it was computed
+    (and the longer run's too, where that is cached): the numbers the presenter view shows beside
+    the notes, which hold none."""
+    engine = get_engine()
+    measured = {}
+    for slide in get_deck():
+        if slide.is_recap or slide.demo not in DEMOS:
+            continue
+        full_params = getattr(DEMOS[slide.demo], "FULL_PARAMS", None)
+        runs = [("default", engine.cached(slide.demo)), ("longer run", engine.cached(slide.demo, full_params) if full_params else None)]
+        measured[str(slide.n)] = [{"run": run, "summary": entry.result.get("summary", ""), "device": entry.result.get("device"),
+                                   "created": entry.created} for run, entry in runs if entry is not None]
+    return jsonify(slides=measured)
+
+
 @bp.get("/api/slides")
 def api_slides():
     return jsonify(slides=[s.summary() for s in get_deck()])
