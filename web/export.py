@@ -115,7 +115,7 @@ def export_command(outdir: Path):
     click.echo(f"  froze the class's answers to {len(manifest['polls'])} polls"
                + (f"; answered: {', '.join(answered)}" if answered else "; none answered yet"))
     if manifest["not_frozen"]:
-        click.echo(f"  not frozen, {len(manifest['not_frozen'])} of {len(get_deck())} demos:")
+        click.echo(f"  not frozen, {len(manifest['not_frozen'])} of {len(demo_ids(get_deck()))} demos:")
         for demo_id, why in manifest["not_frozen_why"].items():
             click.echo(f"    {demo_id:<22} {why}")
         click.echo("  Run `flask --app app warm` first, with the same FLASK_CACHE_DIR as the server "
