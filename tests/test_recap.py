@@ -80,7 +80,7 @@ def rows_won_by(*winners: str) -> list[dict]:
     (("lstm", "transformer", "tie", None, None), "the LSTM won 1 of 3 tests, the Transformer 1, 1 with no clear winner; "
                                                  "2 not measured yet", "tie"),
     (("tie", "tie", None, None, None), "no clear winner in all 2; 3 not measured yet", "tie"),
-    (("transformer", None, None, None, None), "the Transformer won its test; 4 not measured yet", "transformer"),
+    (("transformer", None, None, None, None), "the Transformer won the one test measured; 4 not measured yet", "transformer"),
     ((None,) * 5, "not measured yet", None),
 ])
 def test_the_takeaway_follows_the_winners_of_the_measured_rows(winners, text, leader):
@@ -96,6 +96,6 @@ def test_a_demo_no_act_names_is_summed_up_under_other_tests():
         {"n": 9, "demo": "new_test", "slide": "New", "measured": True, "winner": "transformer", "device": "cuda"}]
     summed = takeaway(rows)
     assert [act["act"] for act in summed["acts"]] == ["Memory", "Other tests"]
-    assert summed["acts"][1]["text"] == "the Transformer won its test"
+    assert summed["acts"][1]["text"] == "the Transformer won the one test measured"
     assert summed["devices"] == ["cpu", "cuda"]
     assert summed["overall"]["text"] == "the LSTM won 1 of 2 tests, the Transformer 1; 4 not measured yet"

@@ -66,7 +66,8 @@ def wins_text(counts: dict[str, int], measured: int) -> str:
     """"the LSTM won 3 of 5 tests, the Transformer 1, 1 with no clear winner", from the counts alone."""
     if measured == 1:
         winner = next(iter(counts))
-        return "no clear winner" if winner == LEVEL else f"{FAMILIES.get(winner, winner)} won its test"
+        return "no clear winner in the one test measured" if winner == LEVEL else \
+            f"{FAMILIES.get(winner, winner)} won the one test measured"
     families = [(w, k) for w, k in counts.items() if w != LEVEL]
     if len(families) == 1 and LEVEL not in counts:
         return f"{FAMILIES.get(families[0][0], families[0][0])} won all {measured} tests"
