@@ -9,7 +9,7 @@ from tests.deck import slide_path
 
 SHORT = "We propose a model"  # four words: cells wide enough for their weights beside the row taken apart
 MATRIX_TEXT = ".xtick text, .ytick text, .annotation-text, .cbaxis text, .heatmaplayer text"
-ROW_TEXT = ".annotation-text, .bartext, .cbaxis text"
+ROW_TEXT = ".annotation-text, .bartext, .textpoint text, .cbaxis text"
 
 
 
@@ -47,9 +47,10 @@ def test_the_matrix_and_one_row_step_by_step_side_by_side(open_page, screenshot_
             demo.locator(".attn-token", has_text=query).click()
         expect(chosen).to_have_text(query)
         expect(row.locator(".annotation-text", has_text="Σ = 1.000")).to_have_count(1)
-        expect(row.locator(".bartext")).to_have_count(2 * keys)  # a score and a weight for each word it sees
+        expect(row.locator(".bartext")).to_have_count(keys)  # a weight for each word it sees
+        expect(row.locator(".textpoint text")).to_have_count(keys)  # and its score, ÷ √d_k
     expect(demo.locator(".attn-token--masked")).to_have_count(5)  # the words after 'simple'
-    labels = row.locator(".bartext").all_text_contents()
+    labels = row.locator(".bartext, .textpoint text").all_text_contents()
     assert not [label for label in labels if label.lstrip("-−") == "0.00" and label != "0.00"], labels  # never "-0.00"
     expect(row.locator(".annotation-text", has_text="q·k ÷ √16")).to_have_count(1)
     rows = demo.evaluate(ROWS)
@@ -75,13 +76,13 @@ def test_a_short_sentence_prints_its_weights_and_the_temperature_reshapes_them(o
     cells = demo.locator(".attn-matrix-chart .heatmaplayer text")
     expect(cells).to_have_count(10)  # the 10 weights on or below the diagonal; the masked cells stay blank
     before = cells.all_text_contents()
-    weights = demo.locator(".attn-qkv-chart .bars").nth(1).locator(".bartext")
+    weights = demo.locator(".attn-qkv-chart .bartext")
     bars_before = weights.all_text_contents()
     demo.locator(".attn-temperature input").evaluate(SLIDE_TO, "-0.7")  # log10 of the temperature
     expect(demo.locator(".attn-temperature output")).to_have_text("0.20")
     assert demo.locator(".attn-matrix-chart .annotation-text").all_text_contents() == ["Σ"] + ["1.00"] * 4
     assert cells.all_text_contents() != before, "the rows sharpened"
-    expect(demo.locator(".attn-qkv-chart .annotation-text", has_text="softmax ÷ 0.20")).to_have_count(1)
+    expect(demo.locator(".attn-qkv-chart .annotation-text", has_text="t = 0.20")).to_have_count(1)
     assert weights.all_text_contents() != bars_before, "the row taken apart sharpened with them"
     expect(demo.locator(".attn-qkv-chart .annotation-text", has_text="Σ = 1.000")).to_have_count(1)
 

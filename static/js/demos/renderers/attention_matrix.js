@@ -79,7 +79,8 @@ function draw(chart, result, weights, query, rows) {
     xaxis: { tickmode: "array", tickvals: tokens.map((_, j) => j).filter((j) => fit.tokensFit || j % fit.everyNth === 0),
              ticktext: fit.tokensFit ? tokens : tokens.map((_, j) => position(j)).filter((_, j) => j % fit.everyNth === 0),
              range: [-0.5, T - 0.5], // set: the sums beside the matrix would widen it
-             side: "top", tickangle: 0, showgrid: false, zeroline: false, automargin: !rows, fixedrange: true },
+             side: "top", tickangle: 0, showgrid: false, zeroline: false, automargin: !rows, fixedrange: true,
+             ...(rows ? { ticks: "" } : {}) }, // beside the row: the labels keep within the row's title height
     yaxis: { tickmode: "array", tickvals: tokens.map((_, i) => i), showticklabels: !rows, ...(rows ? { ticks: "" } : {}),
              ticktext: fit.tokensFit ? tokens : tokens.map((t, i) => `${t} ${position(i)}`),
              range: [T - 0.5, -0.5], showgrid: false, zeroline: false, automargin: !rows, fixedrange: true },

@@ -2,8 +2,8 @@
 // model's own numbers: each key's dot product with the query scaled by √d_k, the softmax weights
 // (Σ = 1), and the output as the weights' mix of the value vectors, on one colour scale. One row per
 // word: the words themselves are buttons beside the chart's rows (click one to make it the query);
-// words after the query are masked. At a temperature other than 1 the softmax and the output are
-// recomputed from the scaled scores, as the matrix beside it is.
+// words after the query are masked. At a temperature t other than 1 the softmax and the output are
+// recomputed from the scaled scores divided by t, as the matrix beside it is.
 import { chartElement, modelColors, plot } from "../../charts.js";
 import { element, softmaxRow, sum } from "./attention_parts.js";
 
@@ -71,14 +71,16 @@ function draw(chart, words, result, parts, query, temperature) {
   const scaled = pad(step.scaled), weights = pad(step.weights);
   const ys = result.tokens.map((_, j) => j);
   words.buttons.forEach((b, i) => { b.setAttribute("aria-pressed", String(i === query)); b.classList.toggle("attn-token--masked", masked(i)); });
-  const labelWidth = (labels) => Math.max(0, ...labels.map((t) => t.length)) * 0.64 * size.text + 8;
+  // A label's width, generously: the chart may be resized a little once drawn (Plotly keeps the range).
+  const labelWidth = (labels) => Math.max(0, ...labels.map((t) => t.length)) * 0.64 * size.text + 16;
 
   // Widths in px, then as fractions of the plot area.
   const scaleWidth = size.narrow ? 0 : 4 * 0.62 * size.text + 40; // a vertical colour bar with "−0.5" beside it
-  const plotWidth = chart.clientWidth - scaleWidth;
+  const left = 6; // px: room for the rounding of the labels left of the bars
+  const plotWidth = chart.clientWidth - scaleWidth - left;
   // Where the scores, the weights and the values start and end; a phone has no room for the scores (the
-  // weights' hover gives them).
-  const panels = size.phone ? [0, 0, 0.52] : [0, 0.38, 0.7];
+  // weights' hover gives them), a narrow chart room for them as numbers but not as bars.
+  const panels = size.phone ? [0, 0, 0.52] : size.narrow ? [0, 0.3, 0.66] : [0, 0.38, 0.7];
   const ends = [panels[1] - 0.04, panels[2] - 0.05, 1];
   const px = (i) => (ends[i] - panels[i]) * plotWidth;
   const height = T * size.row + size.gap + size.row; // the plot area: a row per word, then the output's row
@@ -100,9 +102,15 @@ function draw(chart, words, result, parts, query, temperature) {
     cliponaxis: false, constraintext: "none", textfont: { size: size.text }, customdata: result.tokens.map((key, j) => [key, step.dots[j] ?? 0, step.scaled[j] ?? 0]),
     hovertemplate: hover,
   });
+  const scoreHover = `'%{customdata[0]}': q·k = %{customdata[1]:.2f}, ÷ √${result.d_k} = %{customdata[2]:.2f}<extra></extra>`;
+  const scoreNumbers = { // the scores as a column of numbers, where bars have no room
+    type: "scatter", mode: "text", x: scaled.map((v) => (v === null ? null : 0)), y: ys, xaxis: "x", yaxis: "y",
+    text: scaled.map((v) => (v === null ? "" : signed(v, 2))), textposition: "middle center", cliponaxis: false,
+    textfont: { size: size.text }, showlegend: false, hovertemplate: scoreHover,
+    customdata: result.tokens.map((key, j) => [key, step.dots[j] ?? 0, step.scaled[j] ?? 0]),
+  };
   const traces = [
-    ...(size.phone ? [] : [bars(scaled, "x", "score", colors.chance, 2,
-      `'%{customdata[0]}': q·k = %{customdata[1]:.2f}, ÷ √${result.d_k} = %{x:.2f}<extra></extra>`)]),
+    ...(size.phone ? [] : [size.narrow ? scoreNumbers : bars(scaled, "x", "score", colors.chance, 2, scoreHover)]),
     bars(weights, "x2", "weight", colors.transformer, 2, `'%{customdata[0]}': q·k = %{customdata[1]:.2f}, ÷ √${result.d_k} `
       + "= %{customdata[2]:.2f}, softmax weight %{x:.3f}<extra></extra>"),
     {
@@ -126,8 +134,8 @@ function draw(chart, words, result, parts, query, temperature) {
     yshift: 4, showarrow: false, text });
   plot(chart, traces, {
     font: { size: size.text },
-    margin: { l: 0, r: scaleWidth, t: size.title, b: bottom },
-    xaxis: barAxis(0, barRange(step.scaled, px(0), labelWidth)),
+    margin: { l: left, r: scaleWidth, t: size.title, b: bottom },
+    xaxis: size.narrow ? { ...barAxis(0, [-1, 1]), zeroline: false } : barAxis(0, barRange(step.scaled, px(0), labelWidth)),
     xaxis2: barAxis(1, barRange([0, 1], px(1), labelWidth)),
     xaxis3: { domain: [panels[2], 1], showticklabels: false, ticks: "", fixedrange: true, anchor: "y" },
     xaxis4: { domain: [panels[2], 1], showticklabels: false, ticks: "", fixedrange: true, anchor: "y2", matches: "x3" },
@@ -135,10 +143,12 @@ function draw(chart, words, result, parts, query, temperature) {
     yaxis2: { domain: outputDomain, range: [0.5, -0.5], showticklabels: false, showgrid: false, zeroline: false, fixedrange: true },
     annotations: [
       ...(size.phone ? [] : [title(0, `q·k ÷ √${result.d_k}`)]),
-      title(1, temperature === 1 ? "softmax" : `softmax ÷ ${temperature.toFixed(2)}`),
+      title(1, "softmax"),
       title(2, "values v"),
       { xref: "paper", yref: "y2", x: (panels[1] + ends[1]) / 2, y: 0, xanchor: "center", showarrow: false,
         text: `Σ = ${sum(step.weights).toFixed(3)}` },
+      ...(temperature === 1 || size.phone ? [] : [{ xref: "paper", yref: "y2", x: (panels[0] + ends[0]) / 2, y: 0,
+        xanchor: "center", showarrow: false, text: `t = ${temperature.toFixed(2)}` }]), // the softmax's temperature
     ],
     hovermode: "closest",
   });
