@@ -52,7 +52,7 @@ def test_the_matrix_and_one_row_step_by_step_side_by_side(open_page, screenshot_
     expect(demo.locator(".attn-token--masked")).to_have_count(5)  # the words after 'simple'
     labels = row.locator(".bartext, .textpoint text").all_text_contents()
     assert not [label for label in labels if label.lstrip("-−") == "0.00" and label != "0.00"], labels  # never "-0.00"
-    expect(row.locator(".annotation-text", has_text="q·k ÷ √16")).to_have_count(1)
+    expect(row.locator(".annotation-text", has_text="q·k/√16")).to_have_count(1)
     rows = demo.evaluate(ROWS)
     assert len(rows["buttons"]) == len(rows["bars"]) == 10
     assert all(abs(b - r) <= 2 for b, r in zip(rows["buttons"], rows["bars"])), rows  # each word beside its own bars

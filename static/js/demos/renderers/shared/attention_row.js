@@ -80,7 +80,7 @@ function draw(chart, words, result, parts, query, temperature) {
   const plotWidth = chart.clientWidth - scaleWidth - left;
   // Where the scores, the weights and the values start and end; a phone has no room for the scores (the
   // weights' hover gives them), a narrow chart room for them as numbers but not as bars.
-  const panels = size.phone ? [0, 0, 0.52] : size.narrow ? [0, 0.3, 0.66] : [0, 0.38, 0.7];
+  const panels = size.phone ? [0, 0, 0.52] : size.narrow ? [0, 0.32, 0.67] : [0, 0.38, 0.7];
   const ends = [panels[1] - 0.04, panels[2] - 0.05, 1];
   const px = (i) => (ends[i] - panels[i]) * plotWidth;
   const height = T * size.row + size.gap + size.row; // the plot area: a row per word, then the output's row
@@ -142,7 +142,7 @@ function draw(chart, words, result, parts, query, temperature) {
     yaxis: { domain: keysDomain, range: [T - 0.5, -0.5], showticklabels: false, showgrid: false, zeroline: false, fixedrange: true },
     yaxis2: { domain: outputDomain, range: [0.5, -0.5], showticklabels: false, showgrid: false, zeroline: false, fixedrange: true },
     annotations: [
-      ...(size.phone ? [] : [title(0, `q·k ÷ √${result.d_k}`)]),
+      ...(size.phone ? [] : [title(0, size.narrow ? `q·k/√${result.d_k}` : `q·k ÷ √${result.d_k}`)]),
       title(1, "softmax"),
       title(2, "values v"),
       { xref: "paper", yref: "y2", x: (panels[1] + ends[1]) / 2, y: 0, xanchor: "center", showarrow: false,
