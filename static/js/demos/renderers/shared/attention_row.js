@@ -139,8 +139,8 @@ function draw(chart, words, result, parts, query, temperature) {
     xaxis2: barAxis(1, barRange([0, 1], px(1), labelWidth)),
     xaxis3: { domain: [panels[2], 1], showticklabels: false, ticks: "", fixedrange: true, anchor: "y" },
     xaxis4: { domain: [panels[2], 1], showticklabels: false, ticks: "", fixedrange: true, anchor: "y2", matches: "x3" },
-    yaxis: { domain: keysDomain, range: [T - 0.5, -0.5], showticklabels: false, showgrid: false, zeroline: false, fixedrange: true },
-    yaxis2: { domain: outputDomain, range: [0.5, -0.5], showticklabels: false, showgrid: false, zeroline: false, fixedrange: true },
+    yaxis: { domain: keysDomain, range: [T - 0.5, -0.5], showticklabels: false, ticks: "", showgrid: false, zeroline: false, fixedrange: true },
+    yaxis2: { domain: outputDomain, range: [0.5, -0.5], showticklabels: false, ticks: "", showgrid: false, zeroline: false, fixedrange: true },
     annotations: [
       ...(size.phone ? [] : [title(0, size.narrow ? `q·k/√${result.d_k}` : `q·k ÷ √${result.d_k}`)]),
       title(1, "softmax"),
