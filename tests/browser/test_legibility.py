@@ -94,6 +94,11 @@ def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
             assert page.evaluate(SETTLED, slide_id), f"slide {slide.n} ({slide.demo}) at {size} never stopped moving"
             page.screenshot(path=screenshot_path(f"legibility-{size}-{slide.n:02d}-{slide.demo}.png"), full_page=True)
             found += [f"slide {slide.n} ({slide.demo}) at {size}: {problem}" for problem in problems(*measure(page, slide_id))]
+            if slide.is_recap and size != "390x844":  # every row measured: the closing slide still fits its canvas
+                canvas = page.locator(".canvas").bounding_box()
+                panel = page.locator(f"#{slide_id} .recap-panel").bounding_box()
+                if panel["y"] + panel["height"] > canvas["y"] + canvas["height"] + 1:
+                    found.append(f"slide {slide.n} (recap) at {size}: the recap runs below the slide")
     finally:
         context.close()
     assert not watch.errors, watch.errors
