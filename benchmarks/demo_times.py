@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 
 from engine import Engine
-from slides import load_deck
+from slides import demo_ids, load_deck
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("demos", nargs="*", default=[slide.demo for slide in load_deck()],
+    parser.add_argument("demos", nargs="*", default=demo_ids(load_deck()),
                         help="demo ids (default: every slide's, in slide order)")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--cached-repeats", type=int, default=200)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from engine import Engine
-from slides import load_deck
+from slides import demo_ids, load_deck
 
 
 def timed(engine: Engine, demo_id: str, raw: dict) -> tuple[float | None, float]:
@@ -44,7 +44,7 @@ def cancel_delay(engine: Engine, demo_id: str, raw: dict, after: float) -> float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("demos", nargs="*", default=[slide.demo for slide in load_deck()])
+    parser.add_argument("demos", nargs="*", default=demo_ids(load_deck()))
     parser.add_argument("--device", default="auto")
     args = parser.parse_args()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import torch
 
 from benchmarks.stats import describe_ms
-from demos import attention_matrix, attention_web, qkv
+from demos import attention_matrix, attention_web
 from demos.runtime.device import device_label, pick_device
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore, using_store
@@ -55,7 +55,7 @@ def main() -> None:
             print(f"after a restart: loaded from disk in {(time.perf_counter() - started) * 1000:.1f} ms")
         assert not trained
 
-        for demo in (attention_web, qkv, attention_matrix):
+        for demo in (attention_web, attention_matrix):
             seconds = []
             for _ in range(args.repeats):
                 for sentence in SENTENCES:  # a result not cached yet; the model is

@@ -33,6 +33,7 @@ def cache_key(demo_id: str, params: dict, code_version: str) -> str:
 class Entry:
     result: dict
     body: bytes  # the result as JSON, serialised once and sent as is
+    created: str | None = None  # when it was computed (ISO 8601, UTC); None for an entry written before it was kept
 
 
 class ThreadLock:
@@ -82,14 +83,14 @@ class ResultCache:
 
     def put(self, demo_id: str, key: str, params: dict, result: dict) -> Entry:
         body = json.dumps(result, separators=(",", ":"), allow_nan=False).encode()
-        entry = Entry(result, body)
+        entry = Entry(result, body, datetime.now(timezone.utc).isoformat(timespec="seconds"))
         self._remember(key, entry)
         if self.disk_ok:
             record = {
                 "key": key,
                 "demo": demo_id,
                 "params": params,
-                "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "created": entry.created,
                 "result": result,
             }
             try:
@@ -147,4 +148,4 @@ class ResultCache:
             log.warning("removing corrupt cache entry %s: %s", path, error)
             path.unlink(missing_ok=True)
             return None
-        return Entry(result, json.dumps(result, separators=(",", ":")).encode())
+        return Entry(result, json.dumps(result, separators=(",", ":")).encode(), record.get("created"))

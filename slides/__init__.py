@@ -4,6 +4,9 @@ Each file is `NN-<demo>.md`, named for the demo it runs: YAML front matter (titl
 optional layout and poll), the slide body in Markdown, then a line `Note:` and the speaker notes.
 A slide's number is its place in that order and nothing else. Instructors edit these files;
 no Python is needed to change what a slide says.
+
+One name is not a demo: `demo: recap` (the file `NN-recap.md`) is the closing slide, whose "demo"
+is the recap of what every other slide's demo measured (web/recap.py).
 """
 import re
 from dataclasses import dataclass
@@ -18,6 +21,7 @@ SLIDES_DIR = Path(__file__).parent
 SLIDE_FILE_GLOB = "[0-9][0-9]-*.md"
 NOTES_MARKER = re.compile(r"^Note:[ \t]*$", re.MULTILINE)
 LAYOUTS = ("standard", "title", "wide")  # wide: a narrow text column, a wide demo
+RECAP = "recap"  # the closing slide's demo: the recap of the others' results, not a demo module
 # A poll's choices are keyed by the outcome they predict: the `winner` of the demo's recap headline
 # (demos/shared/recap.py), so the slide can say which choice the measured result supports.
 OUTCOMES = ("transformer", "lstm", "rnn", "tie")
@@ -43,6 +47,10 @@ class Slide:
     notes_html: str
     layout: str = "standard"
     poll: Poll | None = None
+
+    @property
+    def is_recap(self) -> bool:
+        return self.demo == RECAP
 
     def summary(self) -> dict:
         """The public facts about a slide, as `/api/slides` lists them."""
@@ -103,6 +111,11 @@ def split_notes(content: str) -> tuple[str, str]:
     """Split a slide's Markdown into (body, speaker notes) at the `Note:` line."""
     parts = NOTES_MARKER.split(content, maxsplit=1)
     return parts[0], (parts[1] if len(parts) == 2 else "")
+
+
+def demo_ids(deck: list[Slide]) -> list[str]:
+    """The demos the deck runs, in slide order (the recap runs none of its own)."""
+    return [slide.demo for slide in deck if not slide.is_recap]
 
 
 def load_deck(folder: Path = SLIDES_DIR) -> list[Slide]:

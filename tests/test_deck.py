@@ -158,3 +158,25 @@ def test_plotly_comes_from_the_installed_package_gzipped_and_cached_for_long(cli
     again = client.get(src, headers={"If-None-Match": plain.headers["ETag"]})
     assert again.status_code == 304
     assert client.get("/vendor/plotly-0.0.1.min.js").status_code == 404
+
+
+def test_the_closing_slide_is_the_recap_panel_not_a_demo_widget(client):
+    html = client.get(f"/slides/{len(LECTURE)}").get_data(as_text=True)
+    closing = html.split('id="slide-recap"')[1].split("</section>")[0]
+    assert "demo recap-panel" in closing and 'class="demo-output recap-output"' in closing
+    assert "data-widget" not in closing and "not built yet" not in closing and "demo-run" not in closing
+    assert 'data-recap-url="/api/recap"' in html
+
+
+def test_the_presenters_numbers_are_the_cached_summaries_with_their_device_and_date(app, client):
+    n = str(load_deck()[0].n)  # the system check: fast enough to compute here
+    before = client.get("/api/measured").get_json()["slides"]
+    assert before[n] == [] and str(len(LECTURE)) not in before, "nothing measured yet; the recap has no demo of its own"
+    engine = app.extensions["engine"]
+    entry, _ = engine.compute(*engine.resolve("system_check", None))
+    [run] = client.get("/api/measured").get_json()["slides"][n]
+    assert run == {"run": "default", "summary": entry.result["summary"], "device": "cpu", "created": entry.created}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", run["created"])
+    # A server restarted on the same cache folder reads the date back from the entry on disk.
+    again = create_app({"TESTING": True, "CACHE_DIR": app.config["CACHE_DIR"]}).test_client()
+    assert again.get("/api/measured").get_json()["slides"][n] == [run]

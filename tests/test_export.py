@@ -43,8 +43,8 @@ def test_the_export_freezes_cached_results_and_says_which(exported, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     assert [item["demo"] for item in manifest["frozen"]] == ["system_check"]
     assert manifest["frozen"][0]["device"] == "cpu"
-    assert "amnesia" in manifest["not_frozen"]
-    assert "froze system_check" in output and "computed on cpu" in output and "not frozen, 12 of 13 demos" in output
+    assert "amnesia" in manifest["not_frozen"] and "recap" not in manifest["not_frozen"], "the recap is no demo to freeze"
+    assert "froze system_check" in output and "computed on cpu" in output and "not frozen, 11 of 12 demos" in output
     assert f"read the cached results in {tmp_path / 'cache'}" in output  # which folder, so a wrong one shows
     assert re.search(r"amnesia +nothing cached for its default settings", output)
     assert "FLASK_CACHE_DIR" in output
@@ -53,6 +53,9 @@ def test_the_export_freezes_cached_results_and_says_which(exported, tmp_path):
     html = (out / "index.html").read_text()
     embedded = json.loads(html.split('<script type="application/json" id="frozen-results">')[1].split("</script>")[0])
     assert embedded == {"system_check": frozen}
+    recap = json.loads(html.split('<script type="application/json" id="frozen-recap">')[1].split("</script>")[0])
+    assert recap["rows"] and not any(row["measured"] for row in recap["rows"]), "the closing slide: every test not run yet"
+    assert recap["acts"] and all(act["text"] == "not measured yet" for act in recap["acts"])
 
 
 def test_the_bundler_wraps_modules_and_refuses_what_it_cannot_handle(tmp_path):

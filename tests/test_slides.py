@@ -4,10 +4,11 @@ import re
 
 import pytest
 
-from slides import DeckCache, SlideError, load_deck, render_markdown, split_notes
+from demos import DEMOS
+from slides import RECAP, DeckCache, SlideError, demo_ids, load_deck, render_markdown, split_notes
 
-LECTURE = ["system_check", "signal_decay", "amnesia", "recall_vs_length", "index_lookup", "attention_web", "qkv",
-           "attention_matrix", "training_progression", "speed_race", "context_scaling", "generation", "dyck"]
+LECTURE = ["system_check", "signal_decay", "amnesia", "recall_vs_length", "index_lookup", "dyck", "attention_web",
+           "attention_matrix", "training_progression", "speed_race", "generation", "context_scaling", RECAP]
 
 
 def test_the_deck_has_the_thirteen_slides_in_order_each_named_for_its_demo():
@@ -15,6 +16,15 @@ def test_the_deck_has_the_thirteen_slides_in_order_each_named_for_its_demo():
     assert [s.demo for s in deck] == LECTURE
     assert [s.n for s in deck] == list(range(1, 14))
     assert all(s.title for s in deck)
+
+
+def test_the_deck_ends_on_the_recap_and_every_other_slide_runs_a_demo_that_exists():
+    deck = load_deck()
+    assert len(deck) == 13
+    assert deck[-1].is_recap and not any(slide.is_recap for slide in deck[:-1])
+    assert demo_ids(deck) == [slide.demo for slide in deck[:-1]]
+    assert all(demo in DEMOS for demo in demo_ids(deck)), sorted(set(demo_ids(deck)) - set(DEMOS))
+    assert RECAP not in DEMOS, "the recap is the closing slide's, not a demo module"
 
 
 def test_every_slide_has_a_body_and_speaker_notes():
@@ -83,7 +93,7 @@ def test_the_slides_formulas_are_typeset_and_no_plain_text_exponent_is_left():
     for slide in load_deck():
         text = re.sub(r"<math.*?</math>", "", slide.body_html)
         assert "^" not in text and "√" not in text, f"{slide.demo}: a formula outside $...$"
-    assert all("<math" in slide.body_html for slide in load_deck() if slide.demo in ("qkv", "attention_matrix", "context_scaling"))
+    assert all("<math" in slide.body_html for slide in load_deck() if slide.demo in ("attention_matrix", "context_scaling"))
 
 
 def test_operator_text_stays_in_the_notes():

@@ -5,7 +5,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request
 
 from demos import DEMOS
-from slides import DeckCache, Slide
+from slides import DeckCache, Slide, demo_ids
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
 from web.engine import get_engine
@@ -49,7 +49,7 @@ def render_page(deck: list[Slide], n: int, print_mode: bool = False) -> tuple[by
 def unmeasured_demos(deck: list[Slide]) -> set[str]:
     """The slides' demos with no cached default result: the printed page says so."""
     engine = get_engine()
-    return {slide.demo for slide in deck if slide.demo not in DEMOS or engine.cached(slide.demo) is None}
+    return {demo for demo in demo_ids(deck) if demo not in DEMOS or engine.cached(demo) is None}
 
 
 def render_deck(n: int):
@@ -87,6 +87,23 @@ def api_notes():
     if not is_instructor():
         return json_error(403, "Speaker notes are for the instructor: send the instructor token.")
     return jsonify(notes={str(s.n): s.notes_html for s in get_deck()})
+
+
+@bp.get("/api/measured")
+def api_measured():
+    """What each demo slide's cached default result says, with its device and when it was computed
+    (and the longer run's too, where that is cached): the numbers the presenter view shows beside
+    the notes, which hold none."""
+    engine = get_engine()
+    measured = {}
+    for slide in get_deck():
+        if slide.is_recap or slide.demo not in DEMOS:
+            continue
+        full_params = getattr(DEMOS[slide.demo], "FULL_PARAMS", None)
+        runs = [("default", engine.cached(slide.demo)), ("longer run", engine.cached(slide.demo, full_params) if full_params else None)]
+        measured[str(slide.n)] = [{"run": run, "summary": entry.result.get("summary", ""), "device": entry.result.get("device"),
+                                   "created": entry.created} for run, entry in runs if entry is not None]
+    return jsonify(slides=measured)
 
 
 @bp.get("/api/slides")

@@ -16,11 +16,12 @@ from flask import Flask, current_app, g, render_template
 from flask.cli import with_appcontext
 
 from demos import DEMOS
+from slides import demo_ids
 from web.assets import plotly_js
 from web.deck import get_deck
 from web.engine import get_engine
 from web.polls import frozen_polls
-from web.recap import build_recap
+from web.recap import recap
 from web.static_assets import ENTRY_POINTS, get_assets
 
 
@@ -63,7 +64,7 @@ def render_pages(deck, frozen: dict, polls: list[dict]) -> dict[str, str]:
         g.static_export = True
         return {
             "index.html": render_template("deck/deck.html", deck=deck, current=deck[0], demos=DEMOS,
-                                          frozen=frozen, frozen_recap=build_recap(), frozen_polls=polls,
+                                          frozen=frozen, frozen_recap=recap(), frozen_polls=polls,
                                           print_mode=False),
             "presenter.html": render_template("deck/presenter.html", deck=deck),
         }
@@ -71,7 +72,7 @@ def render_pages(deck, frozen: dict, polls: list[dict]) -> dict[str, str]:
 
 def write_export(outdir: Path) -> dict:
     deck = get_deck()
-    frozen, missing = frozen_results([slide.demo for slide in deck])
+    frozen, missing = frozen_results(demo_ids(deck))
     polls = frozen_polls(frozen)
     static_dir = Path(current_app.static_folder)
     shutil.copytree(static_dir, outdir / "static", dirs_exist_ok=True)
@@ -114,7 +115,7 @@ def export_command(outdir: Path):
     click.echo(f"  froze the class's answers to {len(manifest['polls'])} polls"
                + (f"; answered: {', '.join(answered)}" if answered else "; none answered yet"))
     if manifest["not_frozen"]:
-        click.echo(f"  not frozen, {len(manifest['not_frozen'])} of {len(get_deck())} demos:")
+        click.echo(f"  not frozen, {len(manifest['not_frozen'])} of {len(demo_ids(get_deck()))} demos:")
         for demo_id, why in manifest["not_frozen_why"].items():
             click.echo(f"    {demo_id:<22} {why}")
         click.echo("  Run `flask --app app warm` first, with the same FLASK_CACHE_DIR as the server "

@@ -1,8 +1,11 @@
-"""`GET /api/recap`: the last slide's table of what the deck measured, read from the cache.
+"""`GET /api/recap`: the closing slide's recap of what the deck measured, read from the cache, and
+the takeaway that follows from it.
 
 For each slide whose demo has a `headline(result)`, the headline of its cached result: which
 model won that test, by how much, and on what device; or a note that it has not run. Where the
 instructor computed the demo's longer run (`flask warm --full`), that one speaks for the slide.
+The takeaway sums the rows up act by act: who won the act's measured tests, in words made from
+the rows' winners, never typed, and which tests are not measured yet.
 """
 import logging
 
@@ -14,6 +17,17 @@ from web.engine import get_engine
 
 bp = Blueprint("recap", __name__)
 log = logging.getLogger(__name__)
+
+# The lecture's acts as the closing slide sums them up: a name, the question its tests ask, its demos.
+# A demo with a headline that no act names is summed up under "Other tests".
+ACTS = (
+    ("Memory", "holding on to what was read", ("signal_decay", "amnesia", "recall_vs_length", "index_lookup", "dyck")),
+    ("Speed", "a training step on this machine", ("speed_race",)),
+    ("Language", "predicting unseen text", ("generation",)),
+    ("Whole context", "using what was read long before", ("context_scaling",)),
+)
+FAMILIES = {"transformer": "the Transformer", "lstm": "the LSTM", "rnn": "the RNN"}  # a headline's `winner`
+LEVEL = "tie"
 
 
 def build_recap() -> list[dict]:
@@ -39,9 +53,77 @@ def build_recap() -> list[dict]:
     return rows
 
 
+def tally(rows: list[dict]) -> dict[str, int]:
+    """How many of the measured rows each family won (LEVEL: no winner), most first."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        if row["measured"]:
+            counts[row["winner"]] = counts.get(row["winner"], 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0] == LEVEL)))
+
+
+def wins_text(counts: dict[str, int], measured: int) -> str:
+    """"the LSTM won 3 of 5 tests, the Transformer 1, 1 with no clear winner", from the counts alone."""
+    if measured == 1:
+        winner = next(iter(counts))
+        return "no clear winner in the one test measured" if winner == LEVEL else \
+            f"{FAMILIES.get(winner, winner)} won the one test measured"
+    families = [(w, k) for w, k in counts.items() if w != LEVEL]
+    if len(families) == 1 and LEVEL not in counts:
+        return f"{FAMILIES.get(families[0][0], families[0][0])} won all {measured} tests"
+    parts = [f"{FAMILIES.get(w, w)} won {k} of {measured} tests" if i == 0 else f"{FAMILIES.get(w, w)} {k}"
+             for i, (w, k) in enumerate(families)]
+    if LEVEL in counts:
+        parts.append(f"{counts[LEVEL]} with no clear winner" if families else f"no clear winner in all {measured}")
+    return ", ".join(parts)
+
+
+def leader(counts: dict[str, int]) -> str | None:
+    """The family that won more of the act's measured tests than any other (LEVEL if none did)."""
+    families = [(w, k) for w, k in counts.items() if w != LEVEL]
+    if not families:
+        return LEVEL if counts else None
+    if len(families) > 1 and families[0][1] == families[1][1]:
+        return LEVEL
+    return families[0][0]
+
+
+def act_line(name: str, question: str, rows: list[dict]) -> dict:
+    """One line of the takeaway: the act's question and what its measured rows answer."""
+    measured = [row for row in rows if row["measured"]]
+    missing = [row for row in rows if not row["measured"]]
+    counts = tally(rows)
+    if not measured:
+        text = "not measured yet"
+    else:
+        text = wins_text(counts, len(measured))
+        if missing:
+            text += f"; {len(missing)} not measured yet"
+    return {"act": name, "question": question, "text": text, "leader": leader(counts),
+            "tests": [row["n"] for row in rows], "measured": len(measured)}
+
+
+def takeaway(rows: list[dict]) -> dict:
+    """The recap's rows summed up by act, then over the whole deck, with the devices they ran on."""
+    named = {demo for _, _, demos in ACTS for demo in demos}
+    acts = [(name, question, [row for row in rows if row["demo"] in demos]) for name, question, demos in ACTS]
+    acts.append(("Other tests", "what else the deck measured", [row for row in rows if row["demo"] not in named]))
+    lines = [act_line(name, question, act_rows) for name, question, act_rows in acts if act_rows]
+    measured = [row for row in rows if row["measured"]]
+    overall = act_line("Today", "every test", rows) if rows else None
+    devices = sorted({row["device"] for row in measured})
+    return {"acts": lines, "overall": overall, "devices": devices, "measured": len(measured), "tests": len(rows)}
+
+
+def recap() -> dict:
+    """What the closing slide shows: the rows and the takeaway computed from them."""
+    rows = build_recap()
+    return {"rows": rows, **takeaway(rows)}
+
+
 @bp.get("/api/recap")
-def recap():
-    return jsonify(rows=build_recap())
+def api_recap():
+    return jsonify(recap())
 
 
 def init_app(app: Flask) -> None:

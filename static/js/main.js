@@ -17,6 +17,7 @@ import { Touch } from "./deck/touch.js";
 import { loadPlotly } from "./demos/charts.js";
 import { startDemos } from "./demos/index.js";
 import { Polls } from "./demos/poll.js";
+import { startRecap } from "./demos/recap.js";
 
 const deck = new Deck(document.getElementById("deck"));
 const overview = new Overview(deck);
@@ -26,6 +27,7 @@ const blank = new Blank(deck);
 const joinScreen = new JoinScreen(deck);
 
 const demos = startDemos(deck);
+startRecap(deck);
 const presenter = new PresenterLink(deck, demos, blank);
 const follow = new Follow(deck, demos);
 const instructor = new InstructorPanel(deck, follow);

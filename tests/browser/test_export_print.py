@@ -63,6 +63,11 @@ def test_the_exported_copy_shows_the_slide_its_address_names(browser, export_dir
     expect(page.locator(".slide:visible .slide-title")).to_have_text(load_deck()[10].title)
     page.go_back()
     expect(page.locator(".counter")).to_have_text("7 / 13")
+    page.evaluate("() => { location.hash = '#/13'; }")  # the closing slide: its recap frozen into the page
+    recap = page.locator("#slide-recap")
+    expect(recap.locator(".recap-row").first).to_be_visible()
+    expect(recap.locator(".recap-row")).to_have_count(recap.locator(".recap-missing").count())  # none measured here
+    expect(recap.locator(".recap-device")).to_have_text("Nothing measured yet on this server.")
     assert not watch.errors and not watch.outside_requests
     page.context.close()
 
@@ -74,6 +79,8 @@ def test_the_print_view_has_one_page_per_slide_with_charts(open_page, tmp_path):
     page.goto(page.url + "?print")
     expect(page.locator("#slide-system_check .js-plotly-plot .bars .point")).to_have_count(3)
     expect(page.locator(".slide:visible")).to_have_count(13)
+    expect(page.locator("#slide-recap .recap-row").first).to_be_visible()  # the closing slide prints its recap
+    expect(page.locator("#slide-recap .print-unmeasured")).to_have_count(0)  # it has no demo of its own to measure
     pdf = page.pdf(prefer_css_page_size=True, print_background=True)
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 13  # one page per slide: none blank, none spilled
 

@@ -6,7 +6,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.deck import slide_path
+from tests.deck import slide_number, slide_path
 from tests.live_server import ROOT
 
 SITE = " · The Great Shift"
@@ -136,7 +136,7 @@ def test_blank_screen_and_back(open_page):
         page.keyboard.press(key)
         expect(page.locator(".blank")).to_be_visible()
         page.keyboard.press("ArrowRight")  # nothing moves behind a blank screen
-        expect(page.locator(".counter")).to_have_text("6 / 13")
+        expect(page.locator(".counter")).to_have_text(f"{slide_number('attention_web')} / 13")
         page.keyboard.press(key)
         expect(page.locator(".blank")).to_be_hidden()
 

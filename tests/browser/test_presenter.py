@@ -1,5 +1,8 @@
 """The presenter view as the lecturer uses it: pictures of the slide on screen and the next one,
-notes scrolled from the keyboard, and its own list of keys. (Counting the students: test_classroom.)"""
+notes scrolled from the keyboard, its own list of keys, and the numbers the notes leave out: the
+current slide's cached result with its device and date. (Counting the students: test_classroom.)"""
+import re
+
 from playwright.sync_api import expect
 
 from slides import load_deck
@@ -16,12 +19,12 @@ def open_presenter(page):
 
 def test_the_presenter_shows_pictures_of_the_slide_on_screen_and_the_next(open_page, screenshot_path):
     deck = load_deck()
-    page = open_page(slide_path("qkv"), width=1600, height=900)
+    page = open_page(slide_path("attention_matrix"), width=1600, height=900)
     presenter = open_presenter(page)
     now_frame = presenter.locator(".presenter-picture-now")
     # Each picture is a page of its own (the copy's poll and buttons are not the presenter's).
     now, following = (presenter.frame_locator(f".presenter-picture-{which} iframe").locator("body") for which in ("now", "next"))
-    n = slide_number("qkv")
+    n = slide_number("attention_matrix")
     expect(now.locator(".slide-title")).to_have_text(deck[n - 1].title)
     expect(following.locator(".slide-title")).to_have_text(deck[n].title)
     expect(presenter.locator(".presenter-next-title")).to_have_text(f"{n + 1}. {deck[n].title}")
@@ -67,3 +70,20 @@ def test_the_presenter_keys_scroll_the_notes_move_the_slides_and_have_their_own_
     expect(help_overlay).not_to_contain_text("Instructor panel")  # the slides window's keys are not listed here
     presenter.keyboard.press("Escape")
     expect(help_overlay).to_be_hidden()
+
+
+def test_the_presenter_shows_the_measured_summary_with_its_device_and_date(open_page):
+    """Speaker notes hold no figures: the presenter view shows the slide's cached result instead."""
+    page = open_page(slide_path("system_check"))
+    presenter = open_presenter(page)
+    measured = presenter.locator(".presenter-measured")
+    expect(measured).not_to_be_empty()  # cached already (another test ran it) or "Not measured yet"
+    page.locator("#slide-system_check .demo-run").click()  # the lecturer runs the demo: the presenter follows
+    summary = page.locator("#slide-system_check .demo-summary")
+    expect(page.locator("#slide-system_check .demo-badge")).to_contain_text("on cpu", timeout=60_000)
+    run = measured.locator(".presenter-measured-run")
+    expect(run).to_have_count(1)
+    expect(run.locator(".presenter-measured-where")).to_have_text(re.compile(r"^Measured on cpu, .*\d{4}.*\d:\d\d.*: $"))
+    assert summary.text_content().strip() in run.text_content(), "the summary the slide shows, as measured"
+    presenter.keyboard.press("End")  # the closing slide has no demo of its own
+    expect(measured).to_have_text("This slide recaps the others' cached results.")

@@ -7,6 +7,7 @@ import torch
 from demos import attention_matrix
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore
+from demos.shared.sentence_attention import MAX_TOKENS
 from tests.demos.tiny import CPU, as_tensor, run_on_shared_model
 
 TARGET_TOKENS = ["We", "propose", "a", "new", "simple", "network", "architecture", ",", "the", "Transformer"]
@@ -63,3 +64,34 @@ def test_a_new_sentence_reuses_the_trained_model():
     again = run_on_shared_model(attention_matrix, sentence="Our model learns word representations.")
     assert again["model"]["trained_now"] is False
     assert again["tokens"] == ["Our", "model", "learns", "word", "representations", "."]
+
+
+def test_a_rows_steps_are_the_models_own_computation():
+    result = run_on_shared_model(attention_matrix, query=5, layer=2, head=3)
+    parts = result["heads"][1][2]
+    step = parts["steps"][4]
+    assert result["query"] == 4 and result["tokens"][4] == "simple"
+    assert len(step["dots"]) == 5, "only the query and earlier tokens: the causal mask"
+    q, k, v = (torch.tensor(parts[name], dtype=torch.float64) for name in ("q", "k", "v"))
+    assert step["dots"] == pytest.approx((k[:5] @ q[4]).tolist(), abs=1e-4)
+    assert step["scaled"] == pytest.approx([d / math.sqrt(result["d_k"]) for d in step["dots"]], abs=1e-5)
+    assert step["weights"] == pytest.approx(result["weights"][4][:5], abs=1e-5), "the step's weights are the matrix's row"
+    assert sum(step["weights"]) == pytest.approx(1.0, abs=1e-5) and step["weight_sum"] == pytest.approx(1.0, abs=1e-5)
+    output = torch.tensor(step["weights"], dtype=torch.float64) @ v[:5]
+    assert step["output"] == pytest.approx(output.tolist(), abs=1e-5)
+    assert step["output"] == pytest.approx(parts["model_output"][4], abs=1e-5)
+    assert result["d_k"] == 16 and len(parts["q"][0]) == 16
+    assert "The query of 'simple' matches" in result["summary"]
+
+
+def test_every_heads_every_row_is_sent_and_the_default_query_is_the_last_token():
+    result = run_on_shared_model(attention_matrix)
+    T = len(result["tokens"])
+    assert result["query"] == T - 1
+    assert len(result["heads"]) == result["n_layers"] and all(len(h) == result["n_heads"] for h in result["heads"])
+    for layer_heads, layer_scores in zip(result["heads"], result["all_scores"]):
+        for parts, scores in zip(layer_heads, layer_scores):
+            assert [len(step["weights"]) for step in parts["steps"]] == list(range(1, T + 1))
+            for i, (step, row) in enumerate(zip(parts["steps"], scores)):
+                assert step["scaled"] == pytest.approx(row[: i + 1], abs=1e-5), "the steps' scores are the matrix's"
+    assert run_on_shared_model(attention_matrix, query=MAX_TOKENS)["query"] == T - 1, "past the end means the last token"

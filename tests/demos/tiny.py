@@ -15,7 +15,6 @@ TINY = {
     "recall_vs_length": {"lengths": [5, 10], "steps": 10, "width": 8},
     "index_lookup": {"length": 8, "widths": [4, 16], "steps": 100, "seeds": 2},
     "attention_web": {"steps": 10},
-    "qkv": {"steps": 10},
     "attention_matrix": {"steps": 10},
     "training_progression": {"epochs": 1},
     "speed_race": {"lengths": [64, 128], "width": 64, "batch": 1, "repeats": 2, "loop_max_length": 64},

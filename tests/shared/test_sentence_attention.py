@@ -1,7 +1,7 @@
 """A sentence typed on an attention slide: unknown words flagged, bad sentences refused before anything trains, bounded model choices."""
 import pytest
 
-from demos import attention_matrix, attention_web, qkv
+from demos import attention_matrix, attention_web
 from demos.runtime.params import ParamError, validate
 from demos.shared.sentence_attention import MAX_TOKENS
 from tests.demos.tiny import run_on_shared_model
@@ -24,7 +24,7 @@ def test_unknown_words_are_shown_flagged_and_named_in_the_summary():
     ("x" * 161, "at most 160 characters"),
 ])
 def test_a_bad_sentence_is_refused_before_anything_trains(sentence, message):
-    for demo in (attention_web, qkv, attention_matrix):
+    for demo in (attention_web, attention_matrix):
         with pytest.raises(ParamError) as error:
             validate(demo.PARAMS, {"sentence": sentence})
         assert error.value.name == "sentence" and message in error.value.message

@@ -1,44 +1,85 @@
-// The last slide's recap: one row per test the deck ran, from the server's cached results
-// (or, in a static copy, from the results frozen into the page). Who won, by how much, where.
+// The closing slide: one row per test the deck ran, from the server's cached results (or, in a
+// static copy, from the results frozen into the page): who won, by how much, where. Beside it the
+// takeaway the server computed from those rows, act by act, and the devices they ran on. Read
+// again each time the slide is shown: demos may have run during the lecture.
 import { getJSON } from "./api.js";
 import { textColors } from "./charts.js";
 import { element } from "./renderers/shared/common.js";
 
-async function recapRows() {
-  const deckRoot = document.getElementById("deck");
+async function recapData(deckRoot) {
   if (deckRoot.dataset.static === "true") return JSON.parse(document.getElementById("frozen-recap").textContent);
-  return (await getJSON(deckRoot.dataset.recapUrl)).body.rows;
+  return (await getJSON(deckRoot.dataset.recapUrl)).body;
 }
 
+// Text coloured by the family it names (a winner or an act's leader), where it names one.
+function colored(el, family) {
+  const color = textColors()[family];
+  if (color) el.style.setProperty("--winner", color);
+  if (family) el.dataset.winner = family;
+  return el;
+}
+
+// One test: its slide's number, the test and who won it, then the measured numbers under them.
 function row(data) {
-  const tr = element("tr");
-  tr.append(element("td", "recap-n", String(data.n)), element("td", "recap-test", data.measured ? data.test : data.slide));
+  const item = element("li", "recap-row");
+  const head = element("p", "recap-head");
+  head.append(element("span", "recap-n", String(data.n)), element("span", "recap-test", data.measured ? data.test : data.slide));
+  item.append(head);
   if (!data.measured) {
-    const cell = element("td", "recap-missing", "not run yet");
-    cell.colSpan = 2;
-    tr.append(cell);
-    return tr;
+    head.append(element("span", "recap-missing", "not run yet"));
+    return item;
   }
-  const winner = element("td", "recap-winner", data.winner_label);
-  const color = textColors()[data.winner];
-  if (color) winner.style.setProperty("--winner", color);
-  winner.dataset.winner = data.winner;
-  tr.append(winner, element("td", "recap-detail", data.detail + (data.longer_run ? " (longer run)" : "")));
-  return tr;
+  head.append(colored(element("span", "recap-winner", data.winner_label), data.winner));
+  item.append(element("p", "recap-detail", data.detail + (data.longer_run ? " (longer run)" : "")));
+  return item;
+}
+
+// The tests in slide order, in two columns on a projector (down the first, then the second).
+function table(rows) {
+  const list = element("ol", "recap-rows");
+  list.setAttribute("aria-label", "Each test the deck ran, who won it, and the measured numbers");
+  list.append(...rows.map(row));
+  return list;
+}
+
+// One line of the takeaway: the act and what its measured tests answer (its question on hover).
+function actLine(act) {
+  const item = colored(element("li", "recap-act"), act.leader);
+  item.title = `${act.act}: ${act.question}`;
+  item.append(element("strong", "recap-act-name", `${act.act}: `), element("span", "recap-act-text", act.text), ".");
+  return item;
+}
+
+function takeaway(data) {
+  const box = element("div", "recap-takeaway");
+  const list = element("ul", "recap-acts");
+  list.append(...data.acts.map(actLine));
+  box.append(list);
+  if (data.overall) {
+    const overall = colored(element("p", "recap-overall"), data.overall.leader);
+    overall.append(element("strong", "", "Overall: "), `${data.overall.text} (${data.tests} tests). `);
+    box.append(overall);
+  }
+  (box.querySelector(".recap-overall") ?? box).append(element("span", "recap-device", data.devices.length
+    ? `Measured on this server's ${data.devices.join(" and ")}.` : "Nothing measured yet on this server."));
+  return box;
 }
 
 export async function renderRecap(container) {
-  const table = element("table", "recap");
-  const head = element("tr");
-  ["", "Test", "Won", "Measured"].forEach((text) => head.append(element("th", "", text)));
-  table.append(head);
-  container.replaceChildren(element("p", "recap-title", "What this deck measured today"), table);
   try {
-    const rows = await recapRows();
-    rows.forEach((data) => table.append(row(data)));
-    const devices = [...new Set(rows.filter((r) => r.measured).map((r) => r.device))];
-    if (devices.length) container.append(element("p", "recap-device", `Measured on ${devices.join(", ")}.`));
+    const data = await recapData(document.getElementById("deck"));
+    container.replaceChildren(table(data.rows), takeaway(data));
   } catch (error) {
-    container.append(element("p", "recap-missing", error.message));
+    container.replaceChildren(element("p", "recap-missing", error.message));
   }
+}
+
+// Draw the recap whenever its slide is shown (and once for printing, where every slide is shown).
+export function startRecap(deck) {
+  const panel = deck.root.querySelector(".recap-output");
+  if (!panel) return;
+  const showIfCurrent = () => { if (deck.current.contains(panel)) renderRecap(panel); };
+  deck.addEventListener("slidechange", showIfCurrent);
+  if (deck.root.dataset.print === "true") renderRecap(panel);
+  else showIfCurrent();
 }

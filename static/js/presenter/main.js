@@ -26,6 +26,13 @@ const PRESENTER_KEYMAP = [
 ];
 const NOTES_STEP = 0.4; // of the notes pane's height per key press
 
+function measuredLine(className, text) {
+  const line = document.createElement("p");
+  line.className = className;
+  line.textContent = text;
+  return line;
+}
+
 class PresenterView {
   constructor(root) {
     this.root = root;
@@ -39,6 +46,7 @@ class PresenterView {
     this.demoName = root.querySelector(".presenter-demo-name");
     this.demoStatus = root.querySelector(".presenter-demo-status");
     this.demoProgress = root.querySelector(".presenter-demo-progress");
+    this.measured = root.querySelector(".presenter-measured");
     this.nowPicture = new SlidePicture(root.querySelector(".presenter-picture-now"));
     this.nextPicture = new SlidePicture(root.querySelector(".presenter-picture-next"));
     this.nextTitle = root.querySelector(".presenter-next-title");
@@ -84,6 +92,41 @@ class PresenterView {
     this.notes.scrollTop = 0;
   }
 
+  // The numbers the notes leave out: the current slide's cached results (its summary sentence, the
+  // device, when it was computed), asked for afresh each time, since demos run during the lecture.
+  async showMeasured() {
+    const url = this.root.dataset.measuredUrl, n = this.n;
+    const slide = this.slides[n - 1];
+    if (!url) {
+      this.measured.replaceChildren();
+      return;
+    }
+    let runs;
+    try {
+      runs = (await getJSON(url)).body.slides[String(n)];
+    } catch (error) {
+      this.measured.replaceChildren(measuredLine("presenter-measured-missing", `The cached results could not be read: ${error.message}`));
+      return;
+    }
+    if (n !== this.n) return; // moved on while asking
+    if (runs === undefined) {
+      this.measured.replaceChildren(measuredLine("presenter-measured-missing",
+        slide.dataset.demo === "recap" ? "This slide recaps the others' cached results." : "This slide has no demo."));
+    } else if (!runs.length) {
+      this.measured.replaceChildren(measuredLine("presenter-measured-missing", "Not measured yet: no cached result for this slide."));
+    } else {
+      this.measured.replaceChildren(...runs.map((run) => {
+        const when = run.created ? new Date(run.created).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "an unknown date";
+        const line = measuredLine("presenter-measured-run", run.summary);
+        line.prepend(Object.assign(document.createElement("strong"), {
+          className: "presenter-measured-where",
+          textContent: `${run.run === "default" ? "Measured" : "Longer run, measured"} on ${run.device}, ${when}: `,
+        }));
+        return line;
+      }));
+    }
+  }
+
   scrollNotes(direction) {
     this.notes.scrollBy({ top: direction * NOTES_STEP * this.notes.clientHeight, behavior: "instant" });
   }
@@ -110,6 +153,7 @@ class PresenterView {
     this.polls.show(slide.dataset.demo); // the class's answers to this slide's poll, live
     this.polls.boxes.forEach((box, demo) => { box.element.hidden = demo !== slide.dataset.demo; });
     this.showNotes();
+    this.showMeasured();
     this.showPictures();
     document.title = `Presenter · ${n}/${this.total} · ${slide.dataset.title}`;
   }
@@ -154,7 +198,10 @@ class PresenterView {
     else if (message.type === "slide" && message.n !== this.n) this.show(message.n);
     else if (message.type === "demo" && message.n === this.n) {
       this.showDemo(message.state);
-      if (message.state?.status === "done") this.polls.judge(message.state.demo, message.state.params);
+      if (message.state?.status === "done") {
+        this.polls.judge(message.state.demo, message.state.params);
+        this.showMeasured();
+      }
     }
   }
 }

@@ -1,27 +1,70 @@
-"""The attention matrix slide in Chromium: row sums, a colour scale, weights printed where they fit,
-the temperature reshapes the rows, and a phone gets the matrix without overlapping labels."""
-
-
+"""The attention slide in Chromium: the matrix with its row sums, and beside it one row taken apart (q·k,
+÷ √d_k, softmax, the values and their mix); a click on a word or on a row of the matrix picks another
+row, the temperature reshapes both, and a phone gets them one under the other without overlapping labels."""
 from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
-from tests.browser.widget import SLIDE_TO, open_demo, run_and_plot, overlapping_texts
+from tests.browser.widget import SLIDE_TO, open_demo, overlapping_texts, run_and_wait
 from tests.deck import slide_path
 
-SHORT = "We propose a new model"
+SHORT = "We propose a model"  # four words: cells wide enough for their weights beside the row taken apart
+MATRIX_TEXT = ".xtick text, .ytick text, .annotation-text, .cbaxis text, .heatmaplayer text"
+ROW_TEXT = ".annotation-text, .bartext, .textpoint text, .cbaxis text"
 
 
 
-def test_prints_each_rows_sum_beside_a_colour_scale(open_page, screenshot_path):
+def run_and_plot_both(demo) -> None:
+    """Press Run, wait for the result, and see both charts drawn: the matrix and its row."""
+    run_and_wait(demo)
+    expect(demo.locator(".js-plotly-plot")).to_have_count(2)
+
+
+# Each word's button, the middle of its row of bars in the breakdown, and of its row in the matrix, in px.
+ROWS = """demo => {
+  const middle = (r) => (r.top + r.bottom) / 2;
+  const buttons = [...demo.querySelectorAll('.attn-token')].map((b) => middle(b.getBoundingClientRect()));
+  const bars = [...demo.querySelectorAll('.attn-qkv-chart .bars')].at(-1).querySelectorAll('.point');
+  const matrix = demo.querySelector('.attn-matrix-chart .nsewdrag').getBoundingClientRect();
+  const T = buttons.length;
+  return { buttons, bars: [...bars].map((p) => middle(p.getBoundingClientRect())),
+           matrix: buttons.map((_, i) => matrix.top + (i + 0.5) * matrix.height / T) };
+}"""
+
+
+def test_the_matrix_and_one_row_step_by_step_side_by_side(open_page, screenshot_path):
     page, demo = open_demo(open_page, "attention_matrix", steps=20)
-    run_and_plot(demo)
-    chart = demo.locator(".js-plotly-plot")
-    expect(chart.locator(".annotation-text")).to_have_count(11)
-    assert chart.locator(".annotation-text").all_text_contents() == ["Σ"] + ["1.00"] * 10
-    expect(chart.locator(".colorbar")).to_have_count(1)
-    assert [t for t in chart.locator(".heatmaplayer text").all_text_contents() if t] == [], \
-        "ten columns are too narrow for weights at 20 px: the colour scale gives them"
-    assert overlapping_texts(chart, ".xtick text, .ytick text, .annotation-text, .cbaxis text, .heatmaplayer text") == []
+    run_and_plot_both(demo)
+    matrix, row = demo.locator(".attn-matrix-chart"), demo.locator(".attn-qkv-chart")
+    expect(matrix.locator(".annotation-text")).to_have_count(11)
+    assert matrix.locator(".annotation-text").all_text_contents() == ["Σ"] + ["1.00"] * 10
+    assert [t for t in matrix.locator(".heatmaplayer text").all_text_contents() if t] == [], \
+        "ten columns are too narrow for weights at 20 px: the colour and the softmax bars give them"
+    assert overlapping_texts(matrix, MATRIX_TEXT) == []
+
+    chosen = demo.locator('.attn-token[aria-pressed="true"]')
+    for query, keys in (("Transformer", 10), ("simple", 5)):  # 'simple' sees only itself and the 4 words before it
+        if query != "Transformer":  # the default query is the last token
+            demo.locator(".attn-token", has_text=query).click()
+        expect(chosen).to_have_text(query)
+        expect(row.locator(".annotation-text", has_text="Σ = 1.000")).to_have_count(1)
+        expect(row.locator(".bartext")).to_have_count(keys)  # a weight for each word it sees
+        expect(row.locator(".textpoint text")).to_have_count(keys)  # and its score, ÷ √d_k
+    expect(demo.locator(".attn-token--masked")).to_have_count(5)  # the words after 'simple'
+    labels = row.locator(".bartext, .textpoint text").all_text_contents()
+    assert not [label for label in labels if label.lstrip("-−") == "0.00" and label != "0.00"], labels  # never "-0.00"
+    expect(row.locator(".annotation-text", has_text="q·k/√16")).to_have_count(1)
+    rows = demo.evaluate(ROWS)
+    assert len(rows["buttons"]) == len(rows["bars"]) == 10
+    assert all(abs(b - r) <= 2 for b, r in zip(rows["buttons"], rows["bars"])), rows  # each word beside its own bars
+    assert all(abs(b - m) <= 2 for b, m in zip(rows["buttons"], rows["matrix"])), rows  # ...and its row of the matrix
+    assert row.locator(".colorbar").count() == 1, "the values' colour scale"
+    assert overlapping_texts(row, ROW_TEXT) == []
+    # The row taken apart is outlined in the matrix, and a click on a row of the matrix takes that row apart.
+    outline = matrix.locator(".shapelayer path").first.bounding_box()
+    assert abs(outline["y"] + outline["height"] / 2 - rows["matrix"][4]) <= 2
+    box = matrix.locator(".nsewdrag").first.bounding_box()
+    page.mouse.click(box["x"] + 5, rows["matrix"][8])  # the first cell of the row of 'the', the ninth word
+    expect(chosen).to_have_text("the")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-08-attention-matrix.png"))
 
@@ -29,22 +72,32 @@ def test_prints_each_rows_sum_beside_a_colour_scale(open_page, screenshot_path):
 def test_a_short_sentence_prints_its_weights_and_the_temperature_reshapes_them(open_page):
     page, demo = open_demo(open_page, "attention_matrix", steps=20)
     demo.locator('input[name="sentence"]').fill(SHORT)  # in the toolbar, not in Settings
-    run_and_plot(demo)
-    cells = demo.locator(".js-plotly-plot .heatmaplayer text")
-    expect(cells).to_have_count(15)  # the 15 weights on or below the diagonal; the masked cells stay blank
+    run_and_plot_both(demo)
+    cells = demo.locator(".attn-matrix-chart .heatmaplayer text")
+    expect(cells).to_have_count(10)  # the 10 weights on or below the diagonal; the masked cells stay blank
     before = cells.all_text_contents()
+    weights = demo.locator(".attn-qkv-chart .bartext")
+    bars_before = weights.all_text_contents()
     demo.locator(".attn-temperature input").evaluate(SLIDE_TO, "-0.7")  # log10 of the temperature
     expect(demo.locator(".attn-temperature output")).to_have_text("0.20")
-    assert demo.locator(".js-plotly-plot .annotation-text").all_text_contents() == ["Σ"] + ["1.00"] * 5
+    assert demo.locator(".attn-matrix-chart .annotation-text").all_text_contents() == ["Σ"] + ["1.00"] * 4
     assert cells.all_text_contents() != before, "the rows sharpened"
+    expect(demo.locator(".attn-qkv-chart .annotation-text", has_text="t = 0.20")).to_have_count(1)
+    assert weights.all_text_contents() != bars_before, "the row taken apart sharpened with them"
+    expect(demo.locator(".attn-qkv-chart .annotation-text", has_text="Σ = 1.000")).to_have_count(1)
 
 
-def test_on_a_phone_the_matrix_has_room_for_its_labels(open_page, screenshot_path):
+def test_on_a_phone_the_matrix_comes_first_then_its_row_and_nothing_overlaps(open_page, screenshot_path):
     page = open_page(slide_path("attention_matrix") + "?steps=20", width=390, height=844)  # the first test cached it
-    chart = page.locator("#slide-attention_matrix .js-plotly-plot")
-    expect(chart).to_have_count(1, timeout=60_000)
-    expect(chart.locator(".colorbar")).to_have_count(1)
-    heatmap, scale = (chart.locator(selector).bounding_box() for selector in (".heatmaplayer", ".colorbar"))
+    matrix, row = (page.locator(f"#slide-attention_matrix {chart}.js-plotly-plot") for chart in (".attn-matrix-chart", ".attn-qkv-chart"))
+    expect(matrix).to_have_count(1, timeout=60_000)
+    expect(matrix.locator(".colorbar")).to_have_count(1)
+    heatmap, scale = (matrix.locator(selector).bounding_box() for selector in (".heatmaplayer", ".colorbar"))
     assert scale["y"] >= heatmap["y"] + heatmap["height"], "the colour scale lies under the matrix"
-    assert overlapping_texts(chart, ".xtick text, .ytick text, .annotation-text, .cbaxis text, .heatmaplayer text") == []
+    assert overlapping_texts(matrix, MATRIX_TEXT) == []
+    assert row.bounding_box()["y"] >= matrix.bounding_box()["y"] + matrix.bounding_box()["height"] - 1
+    expect(row.locator(".annotation-text")).to_have_text(["softmax", "values v", "Σ = 1.000"])  # no room for the scores
+    assert overlapping_texts(row, ROW_TEXT) == []
+    rows = page.locator("#slide-attention_matrix .demo").evaluate(ROWS)
+    assert all(abs(b - r) <= 2 for b, r in zip(rows["buttons"], rows["bars"])), rows
     page.locator("#slide-attention_matrix .demo-output").screenshot(path=screenshot_path("slide-08-attention-matrix-phone.png"))

@@ -1,6 +1,5 @@
 """Bounded Dyck-2 in a real browser: tiny settings, Run, and the accuracy-against-length chart with its
-baselines, the near misses with their edits marked under it, and the measured summary appear; the
-recap comes below them."""
+baselines, the near misses with their edits marked under it, and the measured summary appear."""
 import re
 
 from playwright.sync_api import expect
@@ -34,13 +33,12 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     expect(summary).to_contain_text("The counting rule scores")
 
     # The chart keeps to the top of the panel, inside it, even with the class's poll above the demo; its
-    # legend stays above the plot, and the near misses and the recap come under the chart.
+    # legend stays above the plot, and the near misses come under the chart.
     panel, drawn = widget.bounding_box(), chart.bounding_box()
     assert panel["y"] <= drawn["y"] and drawn["y"] + drawn["height"] <= panel["y"] + panel["height"] + 1
     key, plot_area = legend.bounding_box(), chart.locator(".nsewdrag").first.bounding_box()
     assert key["y"] + key["height"] <= plot_area["y"] + 1, "the legend does not cover the lines"
     below = drawn["y"] + drawn["height"] - 1
     assert widget.locator(".dyck-misses").bounding_box()["y"] >= below
-    assert widget.locator(".recap-box").bounding_box()["y"] >= below
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
-    page.screenshot(path=screenshot_path("slide-13-dyck.png"))
+    page.screenshot(path=screenshot_path("slide-06-dyck.png"))

@@ -1,10 +1,13 @@
 // Softmax(QKᵀ/√d_k) as a heatmap with its colour scale, one row per token, each row's sum printed
-// beside it as computed from the weights shown. Layer, head and temperature change here at once: the
-// weights are recomputed from the model's scores, and the sums from those weights. Each weight is
+// beside it as computed from the weights shown; beside it, one row taken apart (q·k, ÷ √d_k, softmax,
+// the values and their weighted sum: ./shared/attention_row.js). Layer, head, temperature and the
+// row change here at once: the weights are recomputed from the model's scores, and the sums from
+// those weights. Click a row of the matrix, or a word, to take that row apart. Each weight is
 // printed in its cell only where the cell is big enough to hold it legibly (a short sentence on the
 // canvas); otherwise the colour scale and the hover give it.
-import { chartElement, modelColors, plot } from "../charts.js";
+import { chartElement, modelColors, onPhone, plot } from "../charts.js";
 import { element, headPickers, softmaxRow, sum } from "./shared/attention_parts.js";
+import { rowBreakdown } from "./shared/attention_row.js";
 
 const TEMPERATURES = { min: -1, max: 1, step: 0.02 }; // log10 of the temperature, 0.1 to 10
 const ROW_HEIGHT = 1.3; // a row's height in text sizes: rows closer than this would overlap their labels
@@ -32,25 +35,28 @@ function temperatureSlider(value, onChange) {
 
 // How the matrix fits the chart's width: the columns are labelled by their tokens when those fit
 // side by side, else by their positions (and each row's label gains its position to match).
-function fitting(chart, tokens, size) {
+// Beside the row taken apart (`rows`: its layout), the matrix's rows line up with that chart's word
+// buttons, which name them: no row labels, no colour scale (the softmax bars give the numbers).
+function fitting(chart, tokens, size, rows) {
   const charWidth = 0.62 * size; // a generous average for the deck's sans-serif
   const narrow = size < 20;
   const sumWidth = 4 * charWidth + 12; // "1.00"
-  const scaleWidth = narrow ? 0 : 3 * charWidth + 40; // a vertical colour bar with "0.5" beside it
-  const rowLabel = Math.max(...tokens.map((t) => t.length)) + 3;
+  const scaleWidth = narrow || rows ? 0 : 3 * charWidth + 40; // a vertical colour bar with "0.5" beside it
+  const rowLabel = rows ? 0 : Math.max(...tokens.map((t) => t.length)) + 3;
   const cell = (chart.clientWidth - rowLabel * charWidth - sumWidth - scaleWidth - 12) / tokens.length;
   const tokensFit = Math.max(...tokens.map((t) => t.length)) * charWidth + 4 <= cell;
   const numbersFit = cell >= 4 * charWidth + 4 && chart.clientHeight / (tokens.length + 2) >= ROW_HEIGHT * size;
   const everyNth = Math.max(1, Math.ceil((2 * charWidth + 6) / cell)); // position labels that fit side by side
-  return { narrow, sumWidth, scaleWidth, tokensFit, numbersFit, everyNth };
+  return { narrow, sumWidth, scaleWidth, tokensFit: tokensFit && !rows, numbersFit, everyNth };
 }
 
-function draw(chart, result, weights) {
+function draw(chart, result, weights, query, rows) {
   const { tokens } = result;
   const T = tokens.length;
   const size = textSize();
-  const fit = fitting(chart, tokens, size);
-  chart.style.minHeight = `${Math.ceil((T + 2) * ROW_HEIGHT * size + (fit.narrow ? 3 * size : 0))}px`; // never squeezes the labels
+  const fit = fitting(chart, tokens, size, rows);
+  if (rows) chart.style.height = `${rows.height}px`;
+  else chart.style.minHeight = `${Math.ceil((T + 2) * ROW_HEIGHT * size + (fit.narrow ? 3 * size : 0))}px`; // never squeezes the labels
   const rowSums = weights.map(sum);
   const masked = (i, j) => j > i;
   const hover = weights.map((row, i) => row.map((_, j) => (masked(i, j) ? "masked: a later token" : `'${tokens[i]}' → '${tokens[j]}'`)));
@@ -59,23 +65,28 @@ function draw(chart, result, weights) {
     ? { orientation: "h", thickness: 12, lenmode: "pixels", len: Math.min(200, chart.clientWidth - 110), x: 0.5,
         xanchor: "center", y: -0.04, yanchor: "top", title: { text: "weight", side: "left" }, tickvals: [0, 0.5, 1], tickangle: 0 }
     : { thickness: 14, len: 1, x: 1, xref: "container", xanchor: "right", tickvals: [0, 0.5, 1], ticklabelposition: "outside" };
-  plot(chart, [{
+  const drawn = plot(chart, [{
     type: "heatmap", z: weights, x: tokens.map((_, j) => j), y: tokens.map((_, i) => i),
-    zmin: 0, zmax: 1, colorscale: [[0, "#ffffff"], [1, modelColors().transformer]], colorbar,
+    zmin: 0, zmax: 1, colorscale: [[0, "#ffffff"], [1, modelColors().transformer]], colorbar, showscale: !rows,
     customdata: hover, hovertemplate: "%{customdata}: %{z:.3f}<extra></extra>",
     text: weights.map((row, i) => row.map((w, j) => (fit.numbersFit && !masked(i, j) ? w.toFixed(2) : ""))),
     texttemplate: "%{text}",
     xgap: 1, ygap: 1,
   }], {
     font: { size },
-    margin: { l: 8, r: fit.sumWidth + fit.scaleWidth, t: 4, b: fit.narrow ? 3.2 * size : size }, // room for the scale's "0"
+    margin: rows ? { l: 8, r: fit.sumWidth, t: rows.top, b: rows.height - rows.top - rows.keys }
+      : { l: 8, r: fit.sumWidth + fit.scaleWidth, t: 4, b: fit.narrow ? 3.2 * size : size }, // room for the scale's "0"
     xaxis: { tickmode: "array", tickvals: tokens.map((_, j) => j).filter((j) => fit.tokensFit || j % fit.everyNth === 0),
              ticktext: fit.tokensFit ? tokens : tokens.map((_, j) => position(j)).filter((_, j) => j % fit.everyNth === 0),
              range: [-0.5, T - 0.5], // set: the sums beside the matrix would widen it
-             side: "top", tickangle: 0, showgrid: false, zeroline: false, automargin: true, fixedrange: true },
-    yaxis: { tickmode: "array", tickvals: tokens.map((_, i) => i),
+             side: "top", tickangle: 0, showgrid: false, zeroline: false, automargin: !rows, fixedrange: true,
+             ...(rows ? { ticks: "" } : {}) }, // beside the row: the labels keep within the row's title height
+    yaxis: { tickmode: "array", tickvals: tokens.map((_, i) => i), showticklabels: !rows, ...(rows ? { ticks: "" } : {}),
              ticktext: fit.tokensFit ? tokens : tokens.map((t, i) => `${t} ${position(i)}`),
-             range: [T - 0.5, -0.5], showgrid: false, zeroline: false, automargin: true, fixedrange: true },
+             range: [T - 0.5, -0.5], showgrid: false, zeroline: false, automargin: !rows, fixedrange: true },
+    // The row taken apart beside the matrix, outlined.
+    shapes: [{ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: query - 0.5, y1: query + 0.5,
+               line: { color: "#16181d", width: 2 }, fillcolor: "rgba(0,0,0,0)" }],
     annotations: [
       { xref: "x", yref: "paper", x: T - 0.5, xshift: 6, y: 1, yanchor: "bottom", xanchor: "left", showarrow: false, text: "Σ" },
       ...rowSums.map((total, i) => ({
@@ -84,23 +95,33 @@ function draw(chart, result, weights) {
     ],
   });
   chart.setAttribute("aria-label", `Attention matrix of ${T} tokens; row sums ${rowSums.map((s) => s.toFixed(2)).join(", ")}`);
+  return drawn;
 }
 
 export function render(output, result) {
   output.replaceChildren();
-  const state = { layer: result.layer, head: result.head, temperature: result.temperature };
+  const state = { layer: result.layer, head: result.head, temperature: result.temperature, query: result.query };
   const box = element("div", "attn attn-matrix");
   const controls = headPickers(result, state, () => redraw());
   controls.append(temperatureSlider(state.temperature, (t) => { state.temperature = t; redraw(); }));
-  box.append(controls);
-  const chart = chartElement(box, "demo-chart attn-matrix-chart");
+  const pair = element("div", "attn-pair");
+  const chart = chartElement(pair, "demo-chart attn-matrix-chart");
   chart.setAttribute("role", "img");
+  const row = rowBreakdown(result, (i) => { state.query = i; redraw(); });
+  pair.append(row.box);
+  box.append(controls, pair);
   output.append(box);
 
   function redraw() {
     const unchanged = state.layer === result.layer && state.head === result.head && state.temperature === result.temperature;
     const scores = result.all_scores[state.layer - 1][state.head - 1];
-    draw(chart, result, unchanged ? result.weights : scores.map((row) => softmaxRow(row, state.temperature)));
+    const rows = row.show(result.heads[state.layer - 1][state.head - 1], state.query, state.temperature);
+    const weights = unchanged ? result.weights : scores.map((r) => softmaxRow(r, state.temperature));
+    return draw(chart, result, weights, state.query, onPhone() ? null : rows);
   }
-  redraw();
+  // A click on a row of the matrix takes that row apart (Plotly's events exist once it has drawn).
+  Promise.resolve(redraw()).then(() => chart.on?.("plotly_click", (event) => {
+    const point = event.points?.[0];
+    if (point) { state.query = point.y; redraw(); }
+  }));
 }

@@ -1,9 +1,7 @@
 // Bounded Dyck-2: accuracy on fresh strings against their length, one line per model (the mean
 // over the seeds, with their range) beside chance and the counting rule; under it, how the near
-// misses were made, each with an example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
-// table goes below (a sibling of .dyck in the output, which this renderer leaves alone).
+// misses were made, each with an example whose edited brackets are marked. The chart keeps to the top of the panel.
 import { chartElement, modelColors } from "../charts.js";
-import { renderRecap } from "../recap.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
 import { element, percent, seedCount, thousands } from "./shared/common.js";
 
@@ -89,21 +87,10 @@ function draw(output, data, fresh) {
   drawNearMisses(root.querySelector(".dyck-misses"), data);
 }
 
-// The lecture ends on its own numbers: beside the chart, the recap of every test the deck ran.
 export function render(output, result) {
   output.classList.add("dyck-output"); // first: the chart is drawn to the width of its column
-  output.tabIndex = 0; // a long recap scrolls: the keyboard must reach it
-  output.setAttribute("aria-label", "Bounded Dyck results and the recap of the deck");
-  output.querySelector(".recap-box")?.remove();
+  output.tabIndex = 0; // if the output scrolls, the keyboard must reach it
+  output.setAttribute("aria-label", "Bounded Dyck results");
   draw(output, result, true);
-  const recap = element("div", "recap-box");
-  output.append(recap);
-  renderRecap(recap);
-}
-
-// Shown again later in the lecture: other demos may have run since.
-export function onShow(output) {
-  const recap = output.querySelector(".recap-box");
-  if (recap) renderRecap(recap);
 }
 

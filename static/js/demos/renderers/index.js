@@ -4,7 +4,6 @@
 // again (charts are resized by the widget). A demo without one shows its summary text only.
 import * as systemCheck from "./system_check.js";
 import * as attentionWeb from "./attention_web.js";
-import * as qkv from "./qkv.js";
 import * as attentionMatrix from "./attention_matrix.js";
 import * as trainingProgression from "./training_progression.js";
 import * as signalDecay from "./signal_decay.js";
@@ -19,7 +18,6 @@ import * as dyck from "./dyck.js";
 export const RENDERERS = {
   system_check: systemCheck,
   attention_web: attentionWeb,
-  qkv,
   attention_matrix: attentionMatrix,
   training_progression: trainingProgression,
   signal_decay: signalDecay,

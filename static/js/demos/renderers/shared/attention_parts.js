@@ -1,4 +1,4 @@
-// Pieces the attention slides (6 to 9) share: layer and head pickers that switch instantly,
+// Pieces the attention slides (7 to 9) share: layer and head pickers that switch instantly,
 // token axes, the softmax the temperature slider re-applies. Elements come from common.js,
 // text through textContent only, so a typed sentence never becomes markup.
 import { onPhone } from "../../charts.js";

@@ -1,0 +1,101 @@
+"""The closing slide in Chromium: every test's headline from the server's cache, the takeaway computed
+from them and the device, all on a 1024×768 projector without scrolling and legible on a phone; shown
+again later, it reads the cache again (a demo run during the lecture appears)."""
+import pytest
+from playwright.sync_api import expect
+
+from demos import DEMOS
+from demos.runtime.runner import run_demo
+from engine import Engine
+from slides import load_deck
+from tests.browser.a11y import expect_accessible
+from tests.browser.conftest import PageWatch
+from tests.browser.legibility import measure, problems
+from tests.deck import slide_number
+from tests.demos.tiny import TINY
+from tests.live_server import LiveServer
+from web.recap import ACTS
+
+CLOSING = len(load_deck())
+HEADLINES = [slide.demo for slide in load_deck() if hasattr(DEMOS.get(slide.demo), "headline")]
+MEMORY = len(ACTS[0][2])  # the memory act's tests: amnesia and signal decay among them
+
+
+def cache_as_default(engine: Engine, demo_id: str) -> dict:
+    """A tiny run of the demo, cached as if it were its default run (what the recap reads)."""
+    demo, params, key = engine.resolve(demo_id, None)
+    result = run_demo(demo, TINY[demo_id])
+    engine.cache.put(demo_id, key, params, result)
+    return demo.headline(result)
+
+
+@pytest.fixture(scope="module")
+def recap_server(tmp_path_factory):
+    """A server of its own, whose cache holds the amnesia test's result (and nothing else, at first)."""
+    cache = tmp_path_factory.mktemp("recap") / "cache"
+    engine = Engine(cache)
+    amnesia = cache_as_default(engine, "amnesia")
+    live = LiveServer(cache).start()
+    yield live, engine, amnesia
+    live.stop()
+
+
+def open_slide(browser, url, n, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    watch = PageWatch(url)
+    context.route("**/*", watch.on_route)
+    page = context.new_page()
+    page.on("console", watch.on_console)
+    page.on("pageerror", watch.on_page_error)
+    page.goto(f"{url}/slides/{n}")
+    return page, watch
+
+
+def test_the_recap_and_its_takeaway_fit_a_projector_and_follow_the_results(browser, recap_server, screenshot_path):
+    live, engine, amnesia = recap_server
+    page, watch = open_slide(browser, live.url, CLOSING, 1024, 768)
+    slide = page.locator("#slide-recap")
+    rows = slide.locator(".recap-row")
+    expect(rows).to_have_count(len(HEADLINES))
+    measured = rows.nth(HEADLINES.index("amnesia"))
+    expect(measured.locator(".recap-test")).to_have_text(amnesia["test"])
+    expect(measured.locator(".recap-winner")).to_have_text(amnesia["winner_label"])
+    expect(measured.locator(".recap-detail")).to_have_text(amnesia["detail"])
+    expect(slide.locator(".recap-missing")).to_have_count(len(HEADLINES) - 1)  # "not run yet"
+    memory = slide.locator(".recap-act", has_text="Memory:")
+    expect(memory).to_contain_text(f"; {MEMORY - 1} not measured yet.")
+    expect(slide.locator(".recap-act", has_text="Speed:")).to_contain_text("Speed: not measured yet.")
+    expect(slide.locator(".recap-overall")).to_contain_text(f"({len(HEADLINES)} tests)")
+    expect(slide.locator(".recap-device")).to_have_text("Measured on this server's cpu.")
+
+    # The whole slide on the projector's screen, and nothing scrolls.
+    panel = slide.locator(".recap-panel").bounding_box()
+    assert panel["y"] + panel["height"] <= 768 - 96 + 1, "the panel ends inside the 16:9 canvas (0.8 × 720 px)"
+    assert slide.locator(".recap-panel").evaluate("p => p.scrollHeight <= p.clientHeight + 1")
+    assert slide.locator(".slide-body").evaluate("b => b.scrollHeight <= b.clientHeight + 1")
+    assert not problems(*measure(page, "slide-recap")), problems(*measure(page, "slide-recap"))
+    expect_accessible(page)
+    page.screenshot(path=screenshot_path("slide-13-recap.png"))
+
+    # A result computed during the lecture (here: cached while the class looks at another slide)
+    # appears when the closing slide is shown again, and the takeaway follows it.
+    page.evaluate(f"() => window.greatShift.deck.goTo({slide_number('signal_decay')})")
+    signal = cache_as_default(engine, "signal_decay")
+    page.evaluate(f"() => window.greatShift.deck.goTo({CLOSING})")
+    again = rows.nth(HEADLINES.index("signal_decay"))
+    expect(again.locator(".recap-winner")).to_have_text(signal["winner_label"])
+    expect(slide.locator(".recap-missing")).to_have_count(len(HEADLINES) - 2)
+    expect(memory).to_contain_text(f"; {MEMORY - 2} not measured yet.")
+    assert not watch.errors and not watch.outside_requests, (watch.errors, watch.outside_requests)
+    page.context.close()
+
+
+def test_on_a_phone_the_recap_is_legible(browser, recap_server, screenshot_path):
+    live, _, _ = recap_server
+    page, watch = open_slide(browser, live.url, CLOSING, 390, 844)
+    expect(page.locator("#slide-recap .recap-row")).to_have_count(len(HEADLINES))
+    expect(page.locator("#slide-recap .recap-act").first).to_be_visible()
+    assert not problems(*measure(page, "slide-recap")), problems(*measure(page, "slide-recap"))
+    page.screenshot(path=screenshot_path("slide-13-recap-phone.png"), full_page=True)
+    assert not watch.errors and not watch.outside_requests
+    page.context.close()
