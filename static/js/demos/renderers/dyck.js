@@ -1,8 +1,9 @@
 // Bounded Dyck-2: accuracy on fresh strings against their length, one line per model (the mean
-// over the seeds, with their range) beside chance and the counting rule; under it, how the near
-// misses were made, each with an example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
+// over the seeds, with their range) beside chance and the counting rule; under it, the step at
+// which each seed of each model learned the language (a dot per seed, or "not yet" past the
+// budget); then how the near misses were made, each with an example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
 // table goes below (a sibling of .dyck in the output, which this renderer leaves alone).
-import { chartElement, modelColors } from "../charts.js";
+import { chartElement, modelColors, plot } from "../charts.js";
 import { renderRecap } from "../recap.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
 import { element, percent, seedCount, thousands } from "./shared/common.js";
@@ -18,14 +19,33 @@ function byKind(point) {
     .join("<br>");
 }
 
+const ORDER = ["lstm", "transformer-2", "transformer"];
+const MARKERS = { lstm: "diamond", transformer: "circle", "transformer-2": "square" }; // shape as well as colour
+
+function colorsOf() {
+  const colors = modelColors();
+  return { lstm: colors["lstm-tuned"], transformer: colors.transformer, "transformer-2": colors["transformer-2"] };
+}
+
+function fontSize() {
+  return matchMedia("(max-width: 760px)").matches ? 16 : 20; // 16 px on a 1024×768 projector (the canvas at 0.8) and on a phone
+}
+
+// "0.01": a learning rate as the result gives it, without trailing zeros.
+function rate(lr) {
+  return lr.toFixed(4).replace(/0+$/, "");
+}
+
 function drawChart(chart, data) {
   const colors = modelColors();
-  const size = matchMedia("(max-width: 760px)").matches ? 16 : 20; // 16 px on a 1024×768 projector (the canvas at 0.8) and on a phone
+  const size = fontSize();
   const counting = data.lengths.map((n) => data.baselines[String(n)].counting.mean);
-  plotAccuracyByLength(chart, data, {
-    order: ["lstm", "transformer-2", "transformer"],
-    colors: { lstm: colors["lstm-tuned"], transformer: colors.transformer, "transformer-2": colors["transformer-2"] },
-    markers: { lstm: "diamond", transformer: "circle", "transformer-2": "square" }, // shape as well as colour
+  // Each model named with the learning rate it got (chosen on validation data; the summary says how).
+  const models = Object.fromEntries(ORDER.map((name) => [name, `${data.models[name]} (lr ${rate(data.lr[name])})`]));
+  plotAccuracyByLength(chart, { ...data, models }, {
+    order: ORDER,
+    colors: colorsOf(),
+    markers: MARKERS,
     dashed: ["transformer"],
     baselines: [
       { name: `counting (${percent(counting.at(-1))})`, y: counting, color: colors.baseline, dash: "dashdot" },
@@ -36,6 +56,42 @@ function drawChart(chart, data) {
     yTitle: `accuracy (${seedCount(data.seeds)})`,
     legend: { font: { size } }, // above the plot, in as many rows as it needs
     margin: { l: 4.5 * size, r: 8, t: 8, b: 3 * size }, // room for "100%" and the axis titles at this size
+  });
+}
+
+// Steps until learned: one row per model (and length, if several), a dot per seed at the step it was
+// first right on 95% of the validation strings, or at "not yet" past the budget if it never was.
+function drawLearned(chart, data) {
+  const colors = colorsOf();
+  const size = fontSize();
+  const budget = data.budget.steps;
+  const notYet = budget * 1.12;
+  const several = data.lengths.length > 1;
+  const row = (name, length) => (several ? `${data.models[name]}, ${length}` : data.models[name]);
+  const traces = ORDER.map((name) => {
+    const points = data.points.filter((p) => p.model === name);
+    const seeds = points.flatMap((p) => p.learned_at.map((step, i) => ({ step, length: p.length, seed: data.seeds[i] })));
+    return {
+      type: "scatter",
+      mode: "markers",
+      name: data.models[name],
+      showlegend: false,
+      x: seeds.map((s) => s.step ?? notYet),
+      y: seeds.map((s) => row(name, s.length)),
+      customdata: seeds.map((s) => [s.seed, s.step === null ? `not within ${thousands(budget)} steps` : `learned by step ${s.step}`]),
+      marker: { color: colors[name], size: 16, symbol: seeds.map((s) => (s.step === null ? "x-thin-open" : MARKERS[name])),
+        opacity: 0.8, line: { color: colors[name], width: 3 } },
+      hovertemplate: `${data.models[name]}, seed %{customdata[0]}: %{customdata[1]}<extra></extra>`,
+    };
+  });
+  const rows = data.lengths.flatMap((length) => ORDER.map((name) => row(name, length)));
+  plot(chart, traces, {
+    xaxis: { range: [0, budget * 1.2], tickvals: [0, budget / 2, budget, notYet],
+      ticktext: ["0", thousands(budget / 2), thousands(budget), "not yet"], zeroline: false,
+      title: { text: `steps until right on ${percent(data.learned)} of validation strings`, standoff: 4 } },
+    yaxis: { type: "category", categoryorder: "array", categoryarray: [...rows].reverse(), ticksuffix: " " },
+    shapes: [{ type: "line", x0: budget, x1: budget, yref: "paper", y0: 0, y1: 1, line: { color: "#888", width: 2, dash: "dot" } }],
+    margin: { l: 8, r: 8, t: 4, b: 3 * size },
   });
 }
 
@@ -75,6 +131,7 @@ function panel(output, fresh) {
   if (root && !fresh) return root;
   const next = element("div", "dyck");
   chartElement(next, "demo-chart dyck-chart");
+  chartElement(next, "demo-chart dyck-learned-chart");
   const misses = element("ul", "dyck-misses");
   misses.setAttribute("aria-label", "How the near misses were made");
   next.append(misses);
@@ -86,6 +143,7 @@ function panel(output, fresh) {
 function draw(output, data, fresh) {
   const root = panel(output, fresh);
   drawChart(root.querySelector(".dyck-chart"), data);
+  drawLearned(root.querySelector(".dyck-learned-chart"), data);
   drawNearMisses(root.querySelector(".dyck-misses"), data);
 }
 
