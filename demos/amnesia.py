@@ -55,9 +55,9 @@ def entry(name: str, params: dict, lr: float, seed: int) -> Entry:
                  label=f"{label(name)}, seed {seed}", stop=EarlyStop(solved=SOLVED_LOSS))
 
 
-def tuning() -> Study:
+def tuning(settings: dict | None = None) -> Study:
     """Each model's learning rate: the grid's, scored by the loss on validation strings at the default budget."""
-    defaults = {param.name: param.default for param in PARAMS}
+    defaults = {**{param.name: param.default for param in PARAMS}, **(settings or {})}  # `settings`: tests' tiny ones
 
     def score(name: str, candidate: dict, seed: int, device: torch.device) -> float:
         return validation_loss([entry(name, defaults, candidate["lr"], seed)], BATCH_SIZE, device)

@@ -89,11 +89,11 @@ def entry(name: str, length: int, params: dict, lr: float, seed: int) -> Entry:
                  watch=FirstLearned(task, seed, LEARNED))
 
 
-def tuning() -> Study:
+def tuning(settings: dict | None = None) -> Study:
     """Each model's learning rate: the grid's under which it learned soonest at the default budget, scored as
     the share of the budget spent before it was right on 95% of the validation strings, or (never there)
     1 plus its validation error at the end."""
-    defaults = {param.name: param.default for param in PARAMS}
+    defaults = {**{param.name: param.default for param in PARAMS}, **(settings or {})}  # `settings`: tests' tiny ones
 
     def score(name: str, candidate: dict, seed: int, device: torch.device) -> float:
         made = [entry(name, length, defaults, candidate["lr"], seed) for length in defaults["lengths"]]

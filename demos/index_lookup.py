@@ -74,10 +74,10 @@ def entry(name: str, width: int, params: dict, lr: float, seed: int) -> Entry:
                  label=f"{label(name)} width {width}, seed {seed}", stop=EarlyStop(patience=PATIENCE, solved=SOLVED_LOSS))
 
 
-def tuning() -> Study:
+def tuning(settings: dict | None = None) -> Study:
     """The LSTMs' one learning rate (scored over the default widths) and the Transformer's: the grid's,
     scored by the loss on validation questions at the default settings."""
-    defaults = {param.name: param.default for param in PARAMS}
+    defaults = {**{param.name: param.default for param in PARAMS}, **(settings or {})}  # `settings`: tests' tiny ones
     widths = {"lstm-tuned": defaults["widths"], "transformer": [TRANSFORMER_WIDTH]}
 
     def score(name: str, candidate: dict, seed: int, device: torch.device) -> float:

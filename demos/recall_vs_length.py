@@ -55,10 +55,10 @@ def entries(params: dict) -> list[Entry]:
             for name in MODELS for seed in seed_list(params["seed"], params["seeds"])]
 
 
-def tuning() -> Study:
+def tuning(settings: dict | None = None) -> Study:
     """Each model's one learning rate for the slide: the grid's, scored by the loss on validation strings,
     averaged over the default lengths, at the default budget."""
-    defaults = {param.name: param.default for param in PARAMS}
+    defaults = {**{param.name: param.default for param in PARAMS}, **(settings or {})}  # `settings`: tests' tiny ones
 
     def score(name: str, candidate: dict, seed: int, device: torch.device) -> float:
         return validation_loss([entry(name, length, defaults, candidate["lr"], seed) for length in defaults["lengths"]],

@@ -1,10 +1,12 @@
 """Bounded Dyck-2 in a real browser: tiny settings, Run, and the accuracy-against-length chart with its
-baselines, the near misses with their edits marked under it, and the measured summary appear; the
-recap comes below them."""
+baselines, the steps until each seed learned, the near misses with their edits marked under them, and the
+measured summary appear; the recap comes below them."""
 import re
 
 from playwright.sync_api import expect
 
+from demos import dyck
+from demos.shared.tuning import chosen, rate_text
 from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_wait
 
@@ -19,7 +21,16 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     expect(legend.locator(".traces")).to_have_count(5)  # three models, the counting rule, chance
     for name in ("LSTM", "1-layer Transformer", "2-layer Transformer", "counting (", "chance (50%)"):
         expect(legend).to_contain_text(name)
+    for name in dyck.MODELS:  # each model named with the rate chosen for it
+        expect(legend).to_contain_text(f"(lr {rate_text(chosen('dyck', name)['lr'])})")
     expect(chart.locator(".xtick text")).to_have_text(["20", "50"])
+
+    # Steps until learned: a row per model and length, a mark per seed, "not yet" past the budget.
+    learned = widget.locator(".dyck-learned-chart.js-plotly-plot")
+    expect(learned.locator(".xtick text")).to_have_text(["0", "25", "50", "not yet"])
+    expect(learned.locator(".ytick text")).to_have_count(6)  # three models × two lengths
+    expect(learned.locator(".scatterlayer .point")).to_have_count(6)  # one seed each
+    expect(learned.locator(".xtitle")).to_have_text("steps until right on 95% of validation strings")
 
     misses = widget.locator(".dyck-miss")
     expect(misses).to_have_count(4)  # retyped, turned round, swapped, 3 deep
@@ -30,8 +41,10 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     expect(misses.first).to_have_attribute("title", re.compile(r"of the test strings of length 50 were made this way"))
 
     summary = widget.locator(".demo-summary")
-    expect(summary).to_contain_text("at length 20 / 50 (seed 0): LSTM")
+    expect(summary).to_contain_text("Steps until learned (right on 95% of validation strings, checked every 25 steps) "
+                                    "at length 20 / 50 (seed 0): LSTM")
     expect(summary).to_contain_text("The counting rule scores")
+    expect(summary).to_contain_text("each chosen on validation data from 0.0001–0.01")
 
     # The chart keeps to the top of the panel, inside it, even with the class's poll above the demo; its
     # legend stays above the plot, and the near misses and the recap come under the chart.
@@ -40,7 +53,8 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     key, plot_area = legend.bounding_box(), chart.locator(".nsewdrag").first.bounding_box()
     assert key["y"] + key["height"] <= plot_area["y"] + 1, "the legend does not cover the lines"
     below = drawn["y"] + drawn["height"] - 1
-    assert widget.locator(".dyck-misses").bounding_box()["y"] >= below
+    assert learned.bounding_box()["y"] >= below
+    assert widget.locator(".dyck-misses").bounding_box()["y"] >= learned.bounding_box()["y"] + learned.bounding_box()["height"] - 1
     assert widget.locator(".recap-box").bounding_box()["y"] >= below
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
-    page.screenshot(path=screenshot_path("slide-13-dyck.png"))
+    page.screenshot(path=screenshot_path("slide-06-dyck.png"))

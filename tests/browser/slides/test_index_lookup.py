@@ -2,6 +2,7 @@
 model beside chance, and the digits each model holds as bars."""
 from playwright.sync_api import expect
 
+from demos.shared.tuning import chosen, rate_text
 from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_wait
 
@@ -13,7 +14,9 @@ def test_draws_accuracy_by_distance_and_the_digits_held(open_page, screenshot_pa
     expect(chart).to_have_count(1)
     legend = chart.locator(".legend")
     expect(legend.locator(".traces")).to_have_count(4)  # two LSTM widths, the Transformer, chance
-    for name in ("LSTM, width 4", "LSTM, width 16", "Transformer", "chance (10%)"):
+    rates = {name: f"(lr {rate_text(chosen('index_lookup', name)['lr'])})" for name in ("lstm-tuned", "transformer")}
+    for name in (f"LSTM, width 4 {rates['lstm-tuned']}", f"LSTM, width 16 {rates['lstm-tuned']}",
+                 f"Transformer {rates['transformer']}", "chance (10%)"):  # each model with the rate chosen for it
         expect(legend).to_contain_text(name)
     expect(chart.locator(".xtick text")).to_have_text([str(d) for d in range(1, 9)])  # 1 to N back
     for bar in ("width 4", "width 16", "Transformer"):  # the digits-held bars, each named beside it
@@ -22,5 +25,6 @@ def test_draws_accuracy_by_distance_and_the_digits_held(open_page, screenshot_pa
     summary = widget.locator(".demo-summary")
     expect(summary).to_contain_text("Trained until converged (at most 100 steps; seed 0), with N = 8 digits")
     expect(summary).to_contain_text("at width 16 of the last digits")
+    expect(summary).to_contain_text("each chosen on validation data from 0.0001–0.01")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-05-index-lookup.png"))

@@ -6,6 +6,7 @@
 import { chartElement, modelColors, plot } from "../charts.js";
 import { renderRecap } from "../recap.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
+import { rateLabel } from "./shared/rates.js";
 import { element, percent, seedCount, thousands } from "./shared/common.js";
 
 const KIND_NAMES = {
@@ -31,17 +32,12 @@ function fontSize() {
   return matchMedia("(max-width: 760px)").matches ? 16 : 20; // 16 px on a 1024×768 projector (the canvas at 0.8) and on a phone
 }
 
-// "0.01": a learning rate as the result gives it, without trailing zeros.
-function rate(lr) {
-  return lr.toFixed(4).replace(/0+$/, "");
-}
-
 function drawChart(chart, data) {
   const colors = modelColors();
   const size = fontSize();
   const counting = data.lengths.map((n) => data.baselines[String(n)].counting.mean);
   // Each model named with the learning rate it got (chosen on validation data; the summary says how).
-  const models = Object.fromEntries(ORDER.map((name) => [name, `${data.models[name]} (lr ${rate(data.lr[name])})`]));
+  const models = Object.fromEntries(ORDER.map((name) => [name, `${data.models[name]} (${rateLabel(data.lr[name])})`]));
   plotAccuracyByLength(chart, { ...data, models }, {
     order: ORDER,
     colors: colorsOf(),
@@ -86,8 +82,8 @@ function drawLearned(chart, data) {
   });
   const rows = data.lengths.flatMap((length) => ORDER.map((name) => row(name, length)));
   plot(chart, traces, {
-    xaxis: { range: [0, budget * 1.2], tickvals: [0, budget / 2, budget, notYet],
-      ticktext: ["0", thousands(budget / 2), thousands(budget), "not yet"], zeroline: false,
+    xaxis: { range: [0, budget * 1.2], tickvals: [0, Math.round(budget / 2), budget, notYet],
+      ticktext: ["0", thousands(Math.round(budget / 2)), thousands(budget), "not yet"], zeroline: false,
       title: { text: `steps until right on ${percent(data.learned)} of validation strings`, standoff: 4 } },
     yaxis: { type: "category", categoryorder: "array", categoryarray: [...rows].reverse(), ticksuffix: " " },
     shapes: [{ type: "line", x0: budget, x1: budget, yref: "paper", y0: 0, y1: 1, line: { color: "#888", width: 2, dash: "dot" } }],

@@ -5,6 +5,7 @@
 import { modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { chartIn, percent, TOP_LEGEND } from "./shared/common.js";
+import { rateLabel } from "./shared/rates.js";
 
 const MARKERS = ["circle-open", "square-open", "diamond-open", "triangle-up-open", "star-open"];
 
@@ -12,9 +13,10 @@ function name(model) {
   return `${model.label} width ${model.width}`;
 }
 
-// In the legend and beside the bars: the LSTMs by their width ("tuned" is on the slide), the Transformer by name.
+// In the legend: the LSTMs by their width ("tuned" is on the slide), the Transformer by name, each
+// with the learning rate it got.
 function shortName(model) {
-  return model.model === "transformer" ? model.label : `LSTM, width ${model.width}`;
+  return `${model.model === "transformer" ? model.label : `LSTM, width ${model.width}`} (${rateLabel(model.lr)})`;
 }
 
 function draw(chart, data) {
