@@ -5,7 +5,6 @@ import re
 
 from playwright.sync_api import expect
 
-from demos import dyck
 from demos.shared.tuning import chosen, rate_text
 from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_wait
@@ -21,16 +20,15 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     expect(legend.locator(".traces")).to_have_count(5)  # three models, the counting rule, chance
     for name in ("LSTM", "1-layer Transformer", "2-layer Transformer", "counting (", "chance (50%)"):
         expect(legend).to_contain_text(name)
-    for name in dyck.MODELS:  # each model named with the rate chosen for it
-        expect(legend).to_contain_text(f"(lr {rate_text(chosen('dyck', name)['lr'])})")
     expect(chart.locator(".xtick text")).to_have_text(["20", "50"])
 
-    # Steps until learned: a row per model and length, a mark per seed, "not yet" past the budget.
-    learned = widget.locator(".dyck-learned-chart.js-plotly-plot")
-    expect(learned.locator(".xtick text")).to_have_text(["0", "25", "50", "not yet"])
-    expect(learned.locator(".ytick text")).to_have_count(6)  # three models × two lengths
-    expect(learned.locator(".scatterlayer .point")).to_have_count(6)  # one seed each
-    expect(learned.locator(".xtitle")).to_have_text("steps until right on 95% of validation strings")
+    # Beside it, steps until learned: a row per model, a mark per seed and length, "not yet" past the budget.
+    expect(chart.locator(".x2tick text")).to_have_text(["0", "50", "not yet"])
+    rates = [f"lr {rate_text(chosen('dyck', name)['lr'])}" for name in ("lstm", "transformer-2", "transformer")]
+    expect(chart.locator(".y2tick text")).to_have_text(  # as the legend orders them, each with the rate chosen for it
+        [f"LSTM, {rates[0]}", f"2-layer, {rates[1]}", f"1-layer, {rates[2]}"])
+    expect(chart.locator(".subplot.x2y2 .scatterlayer .point")).to_have_count(6)  # three models × two lengths, one seed
+    expect(chart.locator(".g-x2title")).to_have_text("step 95% right")
 
     misses = widget.locator(".dyck-miss")
     expect(misses).to_have_count(4)  # retyped, turned round, swapped, 3 deep
@@ -53,8 +51,7 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     key, plot_area = legend.bounding_box(), chart.locator(".nsewdrag").first.bounding_box()
     assert key["y"] + key["height"] <= plot_area["y"] + 1, "the legend does not cover the lines"
     below = drawn["y"] + drawn["height"] - 1
-    assert learned.bounding_box()["y"] >= below
-    assert widget.locator(".dyck-misses").bounding_box()["y"] >= learned.bounding_box()["y"] + learned.bounding_box()["height"] - 1
+    assert widget.locator(".dyck-misses").bounding_box()["y"] >= below
     assert widget.locator(".recap-box").bounding_box()["y"] >= below
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-06-dyck.png"))

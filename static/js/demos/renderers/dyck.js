@@ -1,9 +1,9 @@
 // Bounded Dyck-2: accuracy on fresh strings against their length, one line per model (the mean
-// over the seeds, with their range) beside chance and the counting rule; under it, the step at
-// which each seed of each model learned the language (a dot per seed, or "not yet" past the
-// budget); then how the near misses were made, each with an example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
+// over the seeds, with their range) beside chance and the counting rule; beside it, the step at
+// which each seed of each model learned the language (a mark per seed, or "not yet" past the
+// budget); under them, how the near misses were made, each with an example whose edited brackets are marked. The chart keeps to the top of the panel: the recap
 // table goes below (a sibling of .dyck in the output, which this renderer leaves alone).
-import { chartElement, modelColors, plot } from "../charts.js";
+import { chartElement, modelColors } from "../charts.js";
 import { renderRecap } from "../recap.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
 import { rateLabel } from "./shared/rates.js";
@@ -36,9 +36,7 @@ function drawChart(chart, data) {
   const colors = modelColors();
   const size = fontSize();
   const counting = data.lengths.map((n) => data.baselines[String(n)].counting.mean);
-  // Each model named with the learning rate it got (chosen on validation data; the summary says how).
-  const models = Object.fromEntries(ORDER.map((name) => [name, `${data.models[name]} (${rateLabel(data.lr[name])})`]));
-  plotAccuracyByLength(chart, { ...data, models }, {
+  plotAccuracyByLength(chart, data, {
     order: ORDER,
     colors: colorsOf(),
     markers: MARKERS,
@@ -52,43 +50,58 @@ function drawChart(chart, data) {
     yTitle: `accuracy (${seedCount(data.seeds)})`,
     legend: { font: { size } }, // above the plot, in as many rows as it needs
     margin: { l: 4.5 * size, r: 8, t: 8, b: 3 * size }, // room for "100%" and the axis titles at this size
+    beside: learnedPlot(data),
   });
 }
 
-// Steps until learned: one row per model (and length, if several), a dot per seed at the step it was
-// first right on 95% of the validation strings, or at "not yet" past the budget if it never was.
-function drawLearned(chart, data) {
+// Steps until learned, beside the accuracy: a row per model, a mark per seed at the step it was first
+// right on 95% of the validation strings, or a cross at "not yet" past the budget if it never was.
+// With several lengths, each length's marks sit a little lower in the row (hollow after the first).
+function learnedPlot(data) {
   const colors = colorsOf();
-  const size = fontSize();
   const budget = data.budget.steps;
-  const notYet = budget * 1.12;
-  const several = data.lengths.length > 1;
-  const row = (name, length) => (several ? `${data.models[name]}, ${length}` : data.models[name]);
-  const traces = ORDER.map((name) => {
-    const points = data.points.filter((p) => p.model === name);
-    const seeds = points.flatMap((p) => p.learned_at.map((step, i) => ({ step, length: p.length, seed: data.seeds[i] })));
+  const notYet = budget * 1.2;
+  const offsets = data.lengths.map((_, i) => (data.lengths.length > 1 ? 0.3 * (i / (data.lengths.length - 1) - 0.5) : 0));
+  const traces = ORDER.map((name, row) => {
+    const seeds = data.points.filter((p) => p.model === name).flatMap((p) => p.learned_at.map((step, i) => ({
+      step, length: p.length, seed: data.seeds[i], y: row + offsets[data.lengths.indexOf(p.length)],
+      open: data.lengths.indexOf(p.length) > 0 })));
     return {
       type: "scatter",
       mode: "markers",
       name: data.models[name],
       showlegend: false,
+      xaxis: "x2",
+      yaxis: "y2",
       x: seeds.map((s) => s.step ?? notYet),
-      y: seeds.map((s) => row(name, s.length)),
-      customdata: seeds.map((s) => [s.seed, s.step === null ? `not within ${thousands(budget)} steps` : `learned by step ${s.step}`]),
-      marker: { color: colors[name], size: 16, symbol: seeds.map((s) => (s.step === null ? "x-thin-open" : MARKERS[name])),
-        opacity: 0.8, line: { color: colors[name], width: 3 } },
-      hovertemplate: `${data.models[name]}, seed %{customdata[0]}: %{customdata[1]}<extra></extra>`,
+      y: seeds.map((s) => s.y),
+      customdata: seeds.map((s) => [s.seed, s.length, s.step === null ? `not within ${thousands(budget)} steps` : `by step ${s.step}`]),
+      marker: { color: colors[name], size: 15, opacity: 0.85, line: { color: colors[name], width: 3 },
+        symbol: seeds.map((s) => (s.step === null ? "x-thin-open" : `${MARKERS[name]}${s.open ? "-open" : ""}`)) },
+      hovertemplate: `${data.models[name]}, length %{customdata[1]}, seed %{customdata[0]}: learned %{customdata[2]}<extra></extra>`,
     };
   });
-  const rows = data.lengths.flatMap((length) => ORDER.map((name) => row(name, length)));
-  plot(chart, traces, {
-    xaxis: { range: [0, budget * 1.2], tickvals: [0, Math.round(budget / 2), budget, notYet],
-      ticktext: ["0", thousands(Math.round(budget / 2)), thousands(budget), "not yet"], zeroline: false,
-      title: { text: `steps until right on ${percent(data.learned)} of validation strings`, standoff: 4 } },
-    yaxis: { type: "category", categoryorder: "array", categoryarray: [...rows].reverse(), ticksuffix: " " },
-    shapes: [{ type: "line", x0: budget, x1: budget, yref: "paper", y0: 0, y1: 1, line: { color: "#888", width: 2, dash: "dot" } }],
-    margin: { l: 8, r: 8, t: 4, b: 3 * size },
-  });
+  // Each row: the model, short (the legend names it in full), and the learning rate it got (chosen on
+  // validation data; the summary says how).
+  const short = { lstm: "LSTM", transformer: "1-layer", "transformer-2": "2-layer" };
+  return {
+    domain: [0, 0.46],
+    traces,
+    layout: {
+      xaxis2: { domain: [0.74, 1], anchor: "y2", range: [0, budget * 1.34], zeroline: false,
+        tickvals: [0, budget, notYet], ticktext: ["0", thousands(budget), "not yet"],
+        title: { text: `step ${percent(data.learned)} right`, standoff: 4 } },
+      yaxis2: { anchor: "x2", range: [ORDER.length - 0.5, -0.5], tickvals: ORDER.map((_, i) => i),
+        ticktext: ORDER.map((name) => `${short[name]}, ${rateLabel(data.lr[name])}`), zeroline: false, showgrid: false,
+        ticksuffix: " " },
+      shapes: [{ type: "line", xref: "x2", yref: "y2 domain", x0: budget, x1: budget, y0: 0, y1: 1,
+        line: { color: "#888", width: 2, dash: "dot" } }],
+      phone: {
+        xaxis: { domain: [0, 1] }, yaxis: { domain: [0.5, 1] },
+        xaxis2: { domain: [0.5, 1] }, yaxis2: { domain: [0, 0.26] },
+      },
+    },
+  };
 }
 
 // The near miss with the brackets its edit changed marked, so the eye finds the one fault.
@@ -127,7 +140,6 @@ function panel(output, fresh) {
   if (root && !fresh) return root;
   const next = element("div", "dyck");
   chartElement(next, "demo-chart dyck-chart");
-  chartElement(next, "demo-chart dyck-learned-chart");
   const misses = element("ul", "dyck-misses");
   misses.setAttribute("aria-label", "How the near misses were made");
   next.append(misses);
@@ -139,7 +151,6 @@ function panel(output, fresh) {
 function draw(output, data, fresh) {
   const root = panel(output, fresh);
   drawChart(root.querySelector(".dyck-chart"), data);
-  drawLearned(root.querySelector(".dyck-learned-chart"), data);
   drawNearMisses(root.querySelector(".dyck-misses"), data);
 }
 
