@@ -23,7 +23,7 @@ def test_draws_accuracy_against_length_and_the_near_misses(open_page, screenshot
     expect(chart.locator(".xtick text")).to_have_text(["20", "50"])
 
     # Beside it, steps until learned: a row per model, a mark per seed and length, "not yet" past the budget.
-    expect(chart.locator(".x2tick text")).to_have_text(["0", "50", "not yet"])
+    expect(chart.locator(".x2tick text")).to_have_text(["0", "50", "notyet"])  # "not yet" on two lines
     rates = [f"lr {rate_text(chosen('dyck', name)['lr'])}" for name in ("lstm", "transformer-2", "transformer")]
     expect(chart.locator(".y2tick text")).to_have_text(  # as the legend orders them, each with the rate chosen for it
         [f"LSTM, {rates[0]}", f"2-layer, {rates[1]}", f"1-layer, {rates[2]}"])

@@ -49,7 +49,7 @@ function drawChart(chart, data) {
     xTitle: "string length",
     yTitle: `accuracy (${seedCount(data.seeds)})`,
     legend: { font: { size } }, // above the plot, in as many rows as it needs
-    margin: { l: 4.5 * size, r: 8, t: 8, b: 3 * size }, // room for "100%" and the axis titles at this size
+    margin: { l: 4.5 * size, r: 2.5 * size, t: 8, b: 3 * size }, // room for "100%", "not yet" and the axis titles at this size
     beside: learnedPlot(data),
   });
 }
@@ -60,7 +60,7 @@ function drawChart(chart, data) {
 function learnedPlot(data) {
   const colors = colorsOf();
   const budget = data.budget.steps;
-  const notYet = budget * 1.2;
+  const notYet = budget * 1.35;
   const offsets = data.lengths.map((_, i) => (data.lengths.length > 1 ? 0.3 * (i / (data.lengths.length - 1) - 0.5) : 0));
   const traces = ORDER.map((name, row) => {
     const seeds = data.points.filter((p) => p.model === name).flatMap((p) => p.learned_at.map((step, i) => ({
@@ -88,8 +88,8 @@ function learnedPlot(data) {
     domain: [0, 0.46],
     traces,
     layout: {
-      xaxis2: { domain: [0.74, 1], anchor: "y2", range: [0, budget * 1.34], zeroline: false,
-        tickvals: [0, budget, notYet], ticktext: ["0", thousands(budget), "not yet"],
+      xaxis2: { domain: [0.74, 1], anchor: "y2", range: [0, budget * 1.55], zeroline: false, tickangle: 0,
+        tickvals: [0, budget, notYet], ticktext: ["0", thousands(budget), "not<br>yet"],
         title: { text: `step ${percent(data.learned)} right`, standoff: 4 } },
       yaxis2: { anchor: "x2", range: [ORDER.length - 0.5, -0.5], tickvals: ORDER.map((_, i) => i),
         ticktext: ORDER.map((name) => `${short[name]}, ${rateLabel(data.lr[name])}`), zeroline: false, showgrid: false,
