@@ -48,7 +48,7 @@ CONTENDERS = {  # name: (contender, layers)
     "transformer-2": ("transformer", 2),
 }
 MODELS = tuple(CONTENDERS)
-BATCH_SIZE = 256  # at 64, a Transformer needs over three times the steps to learn length 20, and the slide's run the time
+BATCH_SIZE = 256  # at 64 the Transformers took over three times the steps to learn length 20: too long for a slide
 SOLVED_LOSS = 0.01
 LEARNED = 0.95  # a model has learned the language once it is right on this share of the validation strings
 CHANCE = 0.5

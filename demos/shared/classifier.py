@@ -217,7 +217,9 @@ def answer_probabilities(model: nn.Module, inputs: torch.Tensor, device: torch.d
 class FirstLearned:
     """An `Entry.watch`: at every report, while the model has not yet learned the task, it answers
     validation examples (never the test questions); the first step at which it is right on at least
-    `share` of them is kept in `step` (None: not within the budget), and `error` is its latest error."""
+    `share` of them is kept in `step` (None: not within the budget), and `error` is its latest error.
+    The examples are drawn before training, so on a task with few distinct inputs a training batch
+    may later repeat one; on bounded Dyck at length 20 and more that is rare, and alike for every model."""
 
     def __init__(self, task, seed: int, share: float = 0.95, n: int = 500):
         self.inputs, self.targets = validation_examples(task, n, seed)
