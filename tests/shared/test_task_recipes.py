@@ -17,8 +17,8 @@ CPU = torch.device("cpu")
 TINY = {  # demo: (tiny settings for its grid and its run, a contender to score)
     amnesia: ({"length": 5, "steps": 20, "width": 8, "seeds": 1}, "transformer"),
     recall_vs_length: ({"lengths": [5], "steps": 10, "width": 8, "seeds": 1}, "lstm"),
-    index_lookup: ({"length": 8, "widths": [4], "steps": 30, "seeds": 1}, "lstm-tuned"),
-    dyck: ({"lengths": [20], "steps": 25, "width": 8, "seeds": 1}, "transformer-2"),
+    index_lookup: ({"length": 8, "widths": [4], "steps": 100, "seeds": 1}, "lstm-tuned"),
+    dyck: ({"lengths": [20], "steps": 50, "width": 8, "seeds": 1}, "transformer-2"),
 }
 
 
