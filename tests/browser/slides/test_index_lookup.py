@@ -14,9 +14,7 @@ def test_draws_accuracy_by_distance_and_the_digits_held(open_page, screenshot_pa
     expect(chart).to_have_count(1)
     legend = chart.locator(".legend")
     expect(legend.locator(".traces")).to_have_count(4)  # two LSTM widths, the Transformer, chance
-    rates = {name: f"(lr {rate_text(chosen('index_lookup', name)['lr'])})" for name in ("lstm-tuned", "transformer")}
-    for name in (f"LSTM, width 4 {rates['lstm-tuned']}", f"LSTM, width 16 {rates['lstm-tuned']}",
-                 f"Transformer {rates['transformer']}", "chance (10%)"):  # each model with the rate chosen for it
+    for name in ("LSTM, width 4", "LSTM, width 16", "Transformer", "chance (10%)"):
         expect(legend).to_contain_text(name)
     expect(chart.locator(".xtick text")).to_have_text([str(d) for d in range(1, 9)])  # 1 to N back
     for bar in ("width 4", "width 16", "Transformer"):  # the digits-held bars, each named beside it
@@ -25,6 +23,8 @@ def test_draws_accuracy_by_distance_and_the_digits_held(open_page, screenshot_pa
     summary = widget.locator(".demo-summary")
     expect(summary).to_contain_text("Trained until converged (at most 100 steps; seed 0), with N = 8 digits")
     expect(summary).to_contain_text("at width 16 of the last digits")
-    expect(summary).to_contain_text("each chosen on validation data from 0.0001–0.01")
+    rates = {name: rate_text(chosen("index_lookup", name)["lr"]) for name in ("lstm-tuned", "transformer")}
+    expect(summary).to_contain_text(f"Learning rates: tuned LSTMs {rates['lstm-tuned']}, Transformer {rates['transformer']}, "
+                                    "each chosen on validation data from 0.0001–0.01")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-05-index-lookup.png"))
