@@ -1,8 +1,9 @@
 """The Amnesia Test: can a model recall the first letter of a random string?
 
 An LSTM and a one-layer Transformer, each with its family's standard care (the LSTM's forget
-gates start at 1 and it learns at its tuned rate; the Transformer starts from GPT-2's small
-weights), get the same optimiser, batch size, step budget and training batches. Each is trained
+gates start at 1; the Transformer starts from GPT-2's small weights) and the learning rate of the
+grid it did best with on validation strings (`tuning`, run by `python -m benchmarks.recipes
+amnesia`), get the same optimiser, batch size, step budget and training batches. Each is trained
 with several seeds, then asked about an unseen test string, and scored on 1,000 fresh strings
 against chance (1/26).
 """
@@ -11,10 +12,11 @@ import torch
 from demos.core.tasks import FirstLetter
 from demos.core.training import EarlyStop, thinned
 from demos.runtime.params import Param, seed_param
-from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chance, train_and_score
-from demos.shared.contenders import CARE, label, recipe
+from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chance, train_and_score, validation_loss
+from demos.shared.contenders import CARE, label, rates_sentence, recipe
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.tuning import Study, chosen, how_chosen, lr_grid
 from demos.shared.words import count
 
 ID = "amnesia"
@@ -45,13 +47,29 @@ def work(params: dict) -> float:
     return params["seeds"] * params["steps"] * params["length"]
 
 
+def entry(name: str, params: dict, lr: float, seed: int) -> Entry:
+    """Contender `name` at learning rate `lr`, trained with `seed` on the settings `params`."""
+    task = FirstLetter(params["length"])
+    return Entry((name, seed), classifier_config(name, task, params["width"]), task,
+                 recipe(name, params["steps"], lr), seed,
+                 label=f"{label(name)}, seed {seed}", stop=EarlyStop(solved=SOLVED_LOSS))
+
+
+def tuning(settings: dict | None = None) -> Study:
+    """Each model's learning rate: the grid's, scored by the loss on validation strings at the default budget."""
+    defaults = {**{param.name: param.default for param in PARAMS}, **(settings or {})}  # `settings`: tests' tiny ones
+
+    def score(name: str, candidate: dict, seed: int, device: torch.device) -> float:
+        return validation_loss([entry(name, defaults, candidate["lr"], seed)], BATCH_SIZE, device)
+
+    return Study(ID, f"at most {defaults['steps']} steps of {BATCH_SIZE} strings of length {defaults['length']}",
+                 "validation loss (cross-entropy, nats)", {name: lr_grid() for name in MODELS}, score)
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     task = FirstLetter(params["length"])
     seeds = seed_list(params["seed"], params["seeds"])
-    entries = [Entry((name, seed), classifier_config(name, task, params["width"]), task,
-                     recipe(name, params["steps"]), seed,
-                     label=f"{label(name)}, seed {seed}", stop=EarlyStop(solved=SOLVED_LOSS))
-               for name in MODELS for seed in seeds]
+    entries = [entry(name, params, chosen(ID, name)["lr"], seed) for name in MODELS for seed in seeds]
     scored = train_and_score(entries, BATCH_SIZE, device, progress)
 
     # Models with the same seed trained on the same batches, so they are tested on the same fresh strings.
@@ -72,6 +90,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
             "final_loss": shown.losses[-1],
             "loss_curves": [thinned(scored[(name, seed)].losses, 60) for seed in seeds],
             "care": CARE[name],
+            "lr": chosen(ID, name)["lr"],
         }
     chance = 1 / task.n_out
     result = {
@@ -85,6 +104,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
         "n_test": N_TEST,
         "budget": {"optimizer": "Adam", "batch_size": BATCH_SIZE, "steps": params["steps"], "solved_loss": SOLVED_LOSS,
                    "lstm": CARE["lstm-tuned"], "transformer": CARE["transformer"]},
+        "recipes": how_chosen(ID),
     }
     result["summary"] = summarize(result, params["length"])
     return result
@@ -115,7 +135,7 @@ def summarize(result: dict, length: int) -> str:
         text += " Here every LSTM beat every Transformer: no amnesia was measured."
     else:
         text += " The seeds' ranges overlap: neither model was ahead with every seed."
-    return text
+    return text + " " + rates_sentence(result["recipes"], {m["label"]: m["lr"] for m in result["models"].values()})
 
 
 def headline(result: dict) -> dict:
@@ -150,3 +170,4 @@ def format_text(result: dict) -> str:
               f"(stopping once its loss is below {budget['solved_loss']}); LSTM: {budget['lstm']}; "
               f"Transformer: {budget['transformer']}", "", result["summary"]]
     return "\n".join(lines)
+

@@ -3,13 +3,17 @@
 A recurrent network needs only a small stack of open brackets, whatever the length. Bhattamishra
 et al. (2024) prove that a one-layer Transformer recognising such a language must grow with the
 length; Yao et al. (2021) show that two layers of self-attention can recognise bounded Dyck at
-any length. So three contenders, each with its family's care (the LSTM's forget gates at 1 and
-its tuned rate; the Transformers from GPT-2's small weights), are trained at each length on the
-same batches, with several seeds, until solved or out of steps (not stopped on a plateau: these
-models sit at 50% for hundreds of steps before they learn, if they do), then scored on fresh strings: half
-balanced, half near misses made from balanced strings by one small edit (`NEAR_MISSES`). Beside
-them stand chance and the counting rule ("balanced if each type opens as often as it closes"),
-which catches some near misses and none of the others.
+any length. So three contenders, each with its family's care (the LSTM's forget gates at 1; the
+Transformers from GPT-2's small weights) and the learning rate of the grid under which it learned
+soonest on validation strings (`tuning`, run by `python -m benchmarks.recipes dyck`), are trained
+at each length on the same batches, with several seeds, until solved or out of steps (not stopped
+on a plateau: these models sit at 50% for hundreds of steps before they learn, if they do).
+
+Two things are measured: the step at which each model first answered 95% of a set of validation
+strings right (checked every 25 steps; "learned"), and its accuracy at the end on fresh test
+strings: half balanced, half near misses made from balanced strings by one small edit
+(`NEAR_MISSES`). Beside them stand chance and the counting rule ("balanced if each type opens as
+often as it closes"), which catches some near misses and none of the others.
 """
 import random
 from collections import Counter
@@ -19,10 +23,11 @@ import torch
 from demos.core.tasks import MAX_DEPTH, NEAR_MISSES, BoundedDyck, balanced_brackets, edit, near_miss_kind
 from demos.core.training import EarlyStop
 from demos.runtime.params import Param, seed_param
-from demos.shared.classifier import Entry, classifier_config, train_and_score
-from demos.shared.contenders import CARE, label, recipe
+from demos.shared.classifier import Entry, FirstLearned, classifier_config, train_and_score, train_entries
+from demos.shared.contenders import CARE, label, rates_sentence, recipe
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.tuning import Study, chosen, how_chosen, lr_grid
 from demos.shared.words import listed
 
 ID = "dyck"
@@ -36,15 +41,16 @@ PARAMS = [
     Param("steps", "int", 450, "Most training steps of each model; it stops once solved", 50, 3000),
     Param("width", "int", 32, "Width of every model (LSTM state size, Transformer d_model)", 8, 64),
 ]
-FULL_PARAMS = {"lengths": [20, 50], "steps": 3000}  # the long run `flask warm --full` computes: minutes on a CPU
+FULL_PARAMS = {"lengths": [20, 50], "steps": 1500}  # the long run `flask warm --full` computes: long on a CPU
 CONTENDERS = {  # name: (contender, layers)
     "lstm": ("lstm-tuned", 1),
     "transformer": ("transformer", 1),
     "transformer-2": ("transformer", 2),
 }
 MODELS = tuple(CONTENDERS)
-BATCH_SIZE = 64
+BATCH_SIZE = 256  # at 64 the Transformers took over three times the steps to learn length 20: too long for a slide
 SOLVED_LOSS = 0.01
+LEARNED = 0.95  # a model has learned the language once it is right on this share of the validation strings
 CHANCE = 0.5
 EXAMPLE_PAIRS = 4  # the example strings shown are 8 brackets long
 KINDS = ("balanced", *NEAR_MISSES)  # the kinds of test string, each scored on its own
@@ -72,18 +78,41 @@ def work(params: dict) -> float:
     return params["seeds"] * params["steps"] * sum(params["lengths"])
 
 
+def entry(name: str, length: int, params: dict, lr: float, seed: int) -> Entry:
+    """Model `name` at `length` and learning rate `lr`, trained with `seed` on the settings `params`,
+    watched for the step at which it learns."""
+    contender, layers = CONTENDERS[name]
+    task = BoundedDyck(length)
+    return Entry((name, length, seed), classifier_config(contender, task, params["width"], n_layers=layers), task,
+                 recipe(contender, params["steps"], lr), seed, label=f"{model_label(name)}, length {length}, seed {seed}",
+                 stop=EarlyStop(solved=SOLVED_LOSS),  # no plateau stop: see the docstring
+                 watch=FirstLearned(task, seed, LEARNED))
+
+
+def tuning(settings: dict | None = None) -> Study:
+    """Each model's learning rate: the grid's under which it learned soonest at the default budget, scored as
+    the share of the budget spent before it was right on 95% of the validation strings, or (never there)
+    1 plus its validation error at the end."""
+    defaults = {**{param.name: param.default for param in PARAMS}, **(settings or {})}  # `settings`: tests' tiny ones
+
+    def score(name: str, candidate: dict, seed: int, device: torch.device) -> float:
+        made = [entry(name, length, defaults, candidate["lr"], seed) for length in defaults["lengths"]]
+        train_entries(made, BATCH_SIZE, device, lambda *a, **k: None)
+        return sum(e.watch.step / defaults["steps"] if e.watch.step is not None else 1 + e.watch.error
+                   for e in made) / len(made)
+
+    return Study(ID, f"at most {defaults['steps']} steps of {BATCH_SIZE} strings of length "
+                 f"{'/'.join(map(str, defaults['lengths']))}",
+                 "share of the steps until right on 95% of validation strings (1 + validation error if never)",
+                 {name: lr_grid() for name in MODELS}, score)
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     lengths, width, seeds = params["lengths"], params["width"], seed_list(params["seed"], params["seeds"])
-    entries = []
-    for length in lengths:
-        task = BoundedDyck(length)
-        for name, (contender, layers) in CONTENDERS.items():
-            for seed in seeds:
-                entries.append(Entry((name, length, seed), classifier_config(contender, task, width, n_layers=layers),
-                                     task, recipe(contender, params["steps"]), seed,
-                                     label=f"{model_label(name)}, length {length}, seed {seed}",
-                                     stop=EarlyStop(solved=SOLVED_LOSS)))  # no plateau stop: see the docstring
+    entries = [entry(name, length, params, chosen(ID, name)["lr"], seed)
+               for length in lengths for name in MODELS for seed in seeds]
     scored = train_and_score(entries, BATCH_SIZE, device, progress)
+    learned = {e.key: e.watch.step for e in entries}
 
     points, baselines, test_sets = [], {}, []
     for length in lengths:
@@ -103,6 +132,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
                            "accuracy": over_seeds([runs[seed].accuracy for seed in seeds]),
                            "by_kind": {kind: over_seeds([b[kind] for b in by_kind]) for kind in KINDS},
                            "steps_taken": [len(runs[seed].losses) for seed in seeds],
+                           "learned_at": [learned[(name, length, seed)] for seed in seeds],
                            "parameters": runs[seeds[0]].parameters})
 
     result = {"models": {name: model_label(name) for name in MODELS}, "lengths": lengths, "seeds": seeds,
@@ -110,7 +140,8 @@ def run(params: dict, progress, device: torch.device) -> dict:
               "examples": examples(params["seed"]), "near_misses": dict(NEAR_MISSES), "max_depth": MAX_DEPTH,
               "n_test": len(scored[entries[0].key].targets),
               "budget": {"optimizer": "Adam", "steps": params["steps"], "batch_size": BATCH_SIZE,
-                         "width": width, "lstm": CARE["lstm-tuned"], "transformer": CARE["transformer"]}}
+                         "width": width, "lstm": CARE["lstm-tuned"], "transformer": CARE["transformer"]},
+              "learned": LEARNED, "lr": {name: chosen(ID, name)["lr"] for name in MODELS}, "recipes": how_chosen(ID)}
     result["summary"] = summarize(result)
     return result
 
@@ -133,51 +164,85 @@ def point(result: dict, name: str, length: int) -> dict:
     return next(p for p in result["points"] if p["model"] == name and p["length"] == length)
 
 
+def learned_text(steps: list[int | None], budget: int) -> str:
+    """Steps until learned over seeds: "175 (150–200)", "300 (275–325); 1 seed not within 450", "not within 450"."""
+    done = [s for s in steps if s is not None]
+    missed = len(steps) - len(done)
+    if not done:
+        return f"not within {budget:,}"
+    text = str(done[0]) if len(done) == 1 else f"{round(sum(done) / len(done))} ({min(done)}–{max(done)})"
+    return text + (f"; {missed} seed{'s' if missed > 1 else ''} not within {budget:,}" if missed else "")
+
+
+def sooner(a: list[int | None], b: list[int | None]) -> bool:
+    """Whether every seed of `a` learned before any seed of `b` did (never learning counts as last)."""
+    late = float("inf")
+    return None not in a and max(a) < min(late if s is None else s for s in b)
+
+
+def race(result: dict, length: int) -> tuple[str, str]:
+    """Who learned sooner at `length`, with every seed ("lstm", "transformer" or "tie"), and the better Transformer."""
+    steps = {name: point(result, name, length)["learned_at"] for name in MODELS}
+    best = min(("transformer", "transformer-2"),
+               key=lambda name: (steps[name].count(None), sum(s or 0 for s in steps[name])))
+    winner = ("lstm" if sooner(steps["lstm"], steps[best])
+              else "transformer" if sooner(steps[best], steps["lstm"]) else "tie")
+    return winner, best
+
+
 def summarize(result: dict) -> str:
-    lengths, seeds = result["lengths"], result["seeds"]
+    lengths, seeds, budget = result["lengths"], result["seeds"], result["budget"]["steps"]
+    over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
+    steps = "; ".join(f"{result['models'][name]} "
+                      f"{' / '.join(learned_text(point(result, name, n)['learned_at'], budget) for n in lengths)}"
+                      for name in MODELS)
+    text = (f"Steps until learned (right on {result['learned']:.0%} of validation strings, checked every 25 steps) "
+            f"at length {' / '.join(map(str, lengths))} ({over}): {steps}.")
+    for length in lengths:
+        winner, best = race(result, length)
+        at = f" at length {length}" if len(lengths) > 1 else ""
+        if winner == "lstm":
+            text += f" The LSTM learned sooner than either Transformer with every seed{at}."
+        elif winner == "transformer":
+            text += f" The {result['models'][best]} learned sooner than the LSTM with every seed{at}."
+        else:
+            text += f" Neither the LSTM nor a Transformer learned sooner with every seed{at}."
     scores = {name: [point(result, name, length)["accuracy"] for length in lengths] for name in MODELS}
     per_model = "; ".join(f"{result['models'][name]} {' / '.join(spread_text(a) for a in scores[name])}"
                           for name in MODELS)
     counting = " / ".join(spread_text(result["baselines"][str(n)]["counting"]) for n in lengths)
-    over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
-    text = (f"Right on fresh strings (half balanced, half near misses) at length {' / '.join(map(str, lengths))} "
-            f"({over}): {per_model}. The counting rule scores {counting}, chance 50%.")
-    learned, beat, never = [], [], []
-    for name in MODELS:
-        solved = [n for n, a in zip(lengths, scores[name]) if a["min"] >= 0.95]
-        beat_counting = [n for n, a in zip(lengths, scores[name]) if ahead(a, result["baselines"][str(n)]["counting"])]
-        if solved:
-            learned.append(f"the {result['models'][name]} at length {listed(solved)}")
-        elif beat_counting:
-            beat.append(f"the {result['models'][name]} at length {listed(beat_counting)}")
-        else:
-            never.append(f"the {result['models'][name]}")
-    if learned:
-        text += f" Learned the language (95% or more with every seed): {listed(learned)}."
-    if beat:
-        text += f" Beat counting with every seed, short of learning it: {listed(beat)}."
-    if never:
-        text += f" Not above counting with every seed at any length: {listed(never)}."
-    return text
+    text += (f" Right on fresh strings at the end (half balanced, half near misses): {per_model}. "
+             f"The counting rule scores {counting}, chance 50%.")
+    below = [f"the {result['models'][name]} at length {listed(short)}" for name in MODELS
+             if (short := [n for n, a in zip(lengths, scores[name])
+                           if not ahead(a, result["baselines"][str(n)]["counting"])])]
+    if below:
+        text += f" Not above counting with every seed: {listed(below)}."
+    return text + " " + rates_sentence(result["recipes"], {result["models"][name]: result["lr"][name] for name in MODELS})
 
 
 def headline(result: dict) -> dict:
-    """For the recap: the LSTM against the better Transformer at the longest length tested."""
-    longest = result["lengths"][-1]
-    lstm = point(result, "lstm", longest)["accuracy"]
-    best = max(("transformer", "transformer-2"), key=lambda name: point(result, name, longest)["accuracy"]["mean"])
-    attention = point(result, best, longest)["accuracy"]
-    winner = "transformer" if ahead(attention, lstm) else "lstm" if ahead(lstm, attention) else "tie"
+    """For the recap: who learned sooner, the LSTM or the better Transformer, at the longest length tested."""
+    longest, budget = result["lengths"][-1], result["budget"]["steps"]
+    winner, best = race(result, longest)
+    lstm, attention = point(result, "lstm", longest), point(result, best, longest)
     return recap_row(f"Bounded Dyck-2, length {longest}", winner,
-                     f"LSTM {spread_text(lstm)}, {result['models'][best]} {spread_text(attention)}, "
-                     f"counting rule {spread_text(result['baselines'][str(longest)]['counting'])}")
+                     f"steps until learned: LSTM {learned_text(lstm['learned_at'], budget)}, {result['models'][best]} "
+                     f"{learned_text(attention['learned_at'], budget)}; right at the end: LSTM "
+                     f"{spread_text(lstm['accuracy'])}, {result['models'][best]} {spread_text(attention['accuracy'])}")
 
 
 def format_text(result: dict) -> str:
     lengths = result["lengths"]
     width = max(len(label) for label in result["models"].values())
-    lines = ["Right on fresh strings, mean (lowest–highest) over seeds " + ", ".join(map(str, result["seeds"])),
-             f"{'length':<{width}}  " + "".join(f"{n:>16}" for n in lengths)]
+    budget = result["budget"]
+    lines = [f"Steps until learned (right on {result['learned']:.0%} of validation strings), each seed "
+             f"(-: not within {budget['steps']:,})", f"{'length':<{width}}  " + "".join(f"{n:>16}" for n in lengths)]
+    for name in MODELS:
+        lines.append(f"{result['models'][name]:<{width}}  " + "".join(
+            f"{' '.join('-' if s is None else str(s) for s in point(result, name, n)['learned_at']):>16}" for n in lengths))
+    lines += ["", "Right on fresh strings, mean (lowest–highest) over seeds " + ", ".join(map(str, result["seeds"])),
+              f"{'length':<{width}}  " + "".join(f"{n:>16}" for n in lengths)]
     for name in MODELS:
         lines.append(f"{result['models'][name]:<{width}}  "
                      + "".join(f"{spread_text(point(result, name, n)['accuracy']):>16}" for n in lengths))
@@ -195,7 +260,6 @@ def format_text(result: dict) -> str:
     for example in result["examples"]:
         lines.append(f"  {example['kind']:<7} {example['balanced']} -> {example['near_miss']}   "
                      f"({result['near_misses'][example['kind']]}; counting says {example['counting_rule']})")
-    budget = result["budget"]
     lines += [f"Budget: Adam, batch {budget['batch_size']}, width {budget['width']}, at most {budget['steps']:,} steps "
               f"per model (stopping once solved); LSTM: "
               f"{budget['lstm']}; Transformers: {budget['transformer']}", "", result["summary"]]

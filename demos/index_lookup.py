@@ -4,7 +4,9 @@ N random digits, then a token naming a position; the answer is the digit there. 
 network must hold the digits in its fixed-size state before it learns which one is asked for;
 attention looks back at the position asked. The demo trains tuned LSTMs of several widths and a
 one-layer Transformer, each with several seeds and until it has converged (its loss stopped
-falling, or it solved the task), and measures accuracy by how far back the asked digit was.
+falling, or it solved the task), and measures accuracy by how far back the asked digit was. The
+LSTMs share one learning rate, the Transformer has its own: each the grid's best on validation
+questions at the default settings (`tuning`, run by `python -m benchmarks.recipes index_lookup`).
 
 The simplest rule that beats chance is "remember the last k digits, guess the rest": right on
 the last k, right one time in ten before them. Each model's accuracy is read as the k of that
@@ -15,10 +17,11 @@ import torch
 from demos.core.tasks import IndexLookup
 from demos.core.training import EarlyStop
 from demos.runtime.params import Param, seed_param
-from demos.shared.classifier import Entry, classifier_config, train_and_score
-from demos.shared.contenders import CARE, label, recipe
+from demos.shared.classifier import Entry, classifier_config, train_and_score, validation_loss
+from demos.shared.contenders import CARE, label, rates_sentence, recipe
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.tuning import Study, chosen, how_chosen, lr_grid
 
 ID = "index_lookup"
 TITLE = "Memory has a size: Index Lookup"
@@ -64,15 +67,33 @@ def work(params: dict) -> float:
     return params["seeds"] * params["steps"] * params["length"] * (len(params["widths"]) + 1)
 
 
+def entry(name: str, width: int, params: dict, lr: float, seed: int) -> Entry:
+    """Contender `name` of `width` at learning rate `lr`, trained with `seed` on the settings `params`."""
+    task = IndexLookup(params["length"])
+    return Entry((name, width, seed), classifier_config(name, task, width), task, recipe(name, params["steps"], lr), seed,
+                 label=f"{label(name)} width {width}, seed {seed}", stop=EarlyStop(patience=PATIENCE, solved=SOLVED_LOSS))
+
+
+def tuning(settings: dict | None = None) -> Study:
+    """The LSTMs' one learning rate (scored over the default widths) and the Transformer's: the grid's,
+    scored by the loss on validation questions at the default settings."""
+    defaults = {**{param.name: param.default for param in PARAMS}, **(settings or {})}  # `settings`: tests' tiny ones
+    widths = {"lstm-tuned": defaults["widths"], "transformer": [TRANSFORMER_WIDTH]}
+
+    def score(name: str, candidate: dict, seed: int, device: torch.device) -> float:
+        return validation_loss([entry(name, width, defaults, candidate["lr"], seed) for width in widths[name]],
+                               BATCH_SIZE, device)
+
+    return Study(ID, f"at most {defaults['steps']:,} steps of {BATCH_SIZE} questions, N = {defaults['length']}, "
+                 f"LSTM widths {', '.join(map(str, defaults['widths']))}",
+                 "validation loss (cross-entropy, nats), mean over the LSTM widths",
+                 {name: lr_grid() for name in widths}, score)
+
+
 def run(params: dict, progress, device: torch.device) -> dict:
     n, seeds = params["length"], seed_list(params["seed"], params["seeds"])
-    task = IndexLookup(n)
     contenders = [("lstm-tuned", width) for width in params["widths"]] + [("transformer", TRANSFORMER_WIDTH)]
-    entries = [Entry((name, width, seed), classifier_config(name, task, width), task,
-                     recipe(name, params["steps"]), seed,
-                     label=f"{label(name)} width {width}, seed {seed}",
-                     stop=EarlyStop(patience=PATIENCE, solved=SOLVED_LOSS))
-               for name, width in contenders for seed in seeds]
+    entries = [entry(name, width, params, chosen(ID, name)["lr"], seed) for name, width in contenders for seed in seeds]
     scored = train_and_score(entries, BATCH_SIZE, device, progress, n_test=N_TEST)
     models = []
     for name, width in contenders:
@@ -83,14 +104,15 @@ def run(params: dict, progress, device: torch.device) -> dict:
             "accuracy": over_seeds([r.accuracy for r in runs]),
             "digits_held": over_seeds([digits_held(r.accuracy, n) for r in runs]),
             "by_distance": [over_seeds(list(values)) for values in zip(*curves)],
-            "steps_taken": [len(r.losses) for r in runs],
+            "steps_taken": [len(r.losses) for r in runs], "lr": chosen(ID, name)["lr"],
         })
     result = {"length": n, "widths": params["widths"], "transformer_width": TRANSFORMER_WIDTH, "seeds": seeds,
               "models": models, "chance": CHANCE, "distances": list(range(1, n + 1)),
               "baselines": {"chance": CHANCE, "last_k": [last_k_accuracy(k, n) for k in range(n + 1)]},
               "steps": params["steps"], "patience": PATIENCE, "batch_size": BATCH_SIZE,
-              "symbols": task.symbols, "n_test": N_TEST,
-              "care": {"lstm-tuned": CARE["lstm-tuned"], "transformer": CARE["transformer"]}}
+              "symbols": IndexLookup(n).symbols, "n_test": N_TEST,
+              "care": {"lstm-tuned": CARE["lstm-tuned"], "transformer": CARE["transformer"]},
+              "recipes": how_chosen(ID)}
     result["summary"] = summarize(result)
     return result
 
@@ -118,7 +140,8 @@ def summarize(result: dict) -> str:
         text += " Every wider LSTM held more digits than the next narrower one, with every seed: memory has a size."
     elif len(ordered) > 1:
         text += " Not every step up in width held more digits with every seed."
-    return text
+    rates = {"tuned LSTMs": ordered[0]["lr"]} if ordered else {}
+    return text + " " + rates_sentence(result["recipes"], {**rates, attention["label"]: attention["lr"]})
 
 
 def headline(result: dict) -> dict:
@@ -148,3 +171,4 @@ def format_text(result: dict) -> str:
               f"Transformer: {result['care']['transformer']}; "
               f"{result['n_test']:,} fresh questions per model", "", result["summary"]]
     return "\n".join(lines)
+

@@ -1,19 +1,22 @@
 """A fair fight: is the LSTM's failure on the Amnesia Test really amnesia?
 
 The same first-letter task at several lengths, three models under one equal step budget, on the
-same training batches and several seeds: the LSTM as PyTorch starts it, the LSTM with the two
-usual fixes (forget gates that start at bias 1, a higher learning rate), and the one-layer
-Transformer with GPT-2's initialisation. A model stops once it has solved the task.
+same training batches and several seeds: the LSTM as PyTorch starts it, the LSTM with its forget
+gates starting at bias 1, and the one-layer Transformer with GPT-2's initialisation. Each gets the
+learning rate of the grid it did best with on validation strings, over the slide's lengths
+(`tuning`, run by `python -m benchmarks.recipes recall_vs_length`). A model stops once it has
+solved the task, or once its loss has stopped falling.
 """
 import torch
 
 from demos.core.tasks import FirstLetter
 from demos.core.training import EarlyStop
 from demos.runtime.params import Param, seed_param
-from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chance, train_and_score
-from demos.shared.contenders import CARE, TUNED_FORGET_BIAS, TUNED_LR, label, recipe
+from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chance, train_and_score, validation_loss
+from demos.shared.contenders import CARE, TUNED_FORGET_BIAS, label, rates_sentence, recipe
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.tuning import Study, chosen, how_chosen, lr_grid
 from demos.shared.words import count, listed
 
 ID = "recall_vs_length"
@@ -28,7 +31,6 @@ PARAMS = [
     Param("width", "int", 32, "Width of every model (LSTM state size, Transformer d_model)", 8, 64),
     Param("forget_bias", "float", TUNED_FORGET_BIAS,
           "Where the tuned LSTM's forget gates start (the default LSTM's: random, near 0)", -2.0, 5.0),
-    Param("tuned_lr", "float", TUNED_LR, "The tuned LSTM's learning rate (the others: 0.003)", 1e-4, 0.05),
 ]
 MODELS = ("lstm-tuned", "lstm", "transformer")
 BATCH_SIZE = 64
@@ -37,21 +39,35 @@ PATIENCE = 100  # steps without a 1% fall in the loss: the model has stopped lea
 CHANCE = 1 / FirstLetter.n_out
 
 
+def entry(name: str, length: int, params: dict, lr: float, seed: int) -> Entry:
+    """Contender `name` at `length` and learning rate `lr`, trained with `seed` on the settings `params`."""
+    task = FirstLetter(length)
+    cfg = classifier_config(name, task, params["width"])
+    if name == "lstm-tuned":
+        cfg.forget_bias = params["forget_bias"]
+    return Entry((name, length, seed), cfg, task, recipe(name, params["steps"], lr), seed,
+                 label=f"{label(name)}, length {length}, seed {seed}",
+                 stop=EarlyStop(patience=PATIENCE, solved=SOLVED_LOSS))
+
+
 def entries(params: dict) -> list[Entry]:
-    made = []
-    for length in params["lengths"]:
-        task = FirstLetter(length)
-        for name in MODELS:
-            cfg = classifier_config(name, task, params["width"])
-            train_cfg = recipe(name, params["steps"])
-            if name == "lstm-tuned":
-                cfg.forget_bias = params["forget_bias"]
-                train_cfg.lr = params["tuned_lr"]
-            for seed in seed_list(params["seed"], params["seeds"]):
-                made.append(Entry((name, length, seed), cfg, task, train_cfg, seed,
-                                  label=f"{label(name)}, length {length}, seed {seed}",
-                                  stop=EarlyStop(patience=PATIENCE, solved=SOLVED_LOSS)))
-    return made
+    return [entry(name, length, params, chosen(ID, name)["lr"], seed) for length in params["lengths"]
+            for name in MODELS for seed in seed_list(params["seed"], params["seeds"])]
+
+
+def tuning(settings: dict | None = None) -> Study:
+    """Each model's one learning rate for the slide: the grid's, scored by the loss on validation strings,
+    averaged over the default lengths, at the default budget."""
+    defaults = {**{param.name: param.default for param in PARAMS}, **(settings or {})}  # `settings`: tests' tiny ones
+
+    def score(name: str, candidate: dict, seed: int, device: torch.device) -> float:
+        return validation_loss([entry(name, length, defaults, candidate["lr"], seed) for length in defaults["lengths"]],
+                               BATCH_SIZE, device)
+
+    lengths = "/".join(map(str, defaults["lengths"]))
+    return Study(ID, f"at most {defaults['steps']} steps of {BATCH_SIZE} strings of length {lengths}",
+                 "validation loss (cross-entropy, nats), mean over the lengths", {name: lr_grid() for name in MODELS},
+                 score)
 
 
 def work(params: dict) -> float:
@@ -73,9 +89,10 @@ def run(params: dict, progress, device: torch.device) -> dict:
     result = {"models": labels(), "lengths": lengths, "seeds": seeds, "chance": CHANCE,
               "baselines": {"chance": CHANCE}, "points": points, "n_test": N_TEST,
               "budget": {"optimizer": "Adam", "steps": params["steps"], "batch_size": BATCH_SIZE,
-                         "care": {name: CARE[name] for name in MODELS}, "tuned_lr": params["tuned_lr"],
-                         "forget_bias": params["forget_bias"],
-                         "solved_loss": SOLVED_LOSS}}
+                         "care": {name: CARE[name] for name in MODELS},
+                         "lr": {name: chosen(ID, name)["lr"] for name in MODELS},
+                         "forget_bias": params["forget_bias"], "solved_loss": SOLVED_LOSS},
+              "recipes": how_chosen(ID)}
     result["summary"] = summarize(result)
     return result
 
@@ -113,7 +130,8 @@ def summarize(result: dict) -> str:
               if ahead(tuned, attention)]
     if beaten:
         text += f" At length {listed(beaten)} the tuned LSTM beat the Transformer with every seed."
-    return text
+    rates = result["budget"]["lr"]
+    return text + " " + rates_sentence(result["recipes"], {result["models"][name]: rates[name] for name in MODELS})
 
 
 def headline(result: dict) -> dict:
@@ -137,7 +155,8 @@ def format_text(result: dict) -> str:
     budget = result["budget"]
     lines += [f"{'chance':<{width}}  {result['chance']:>16.1%}",
               f"Budget: Adam, at most {budget['steps']} steps (stopping once the loss is below {budget['solved_loss']}), "
-              f"batch {budget['batch_size']}; tuned LSTM: lr {budget['tuned_lr']:g}, forget bias "
-              f"{budget['forget_bias']:g}; LSTM: {budget['care']['lstm']}; Transformer: {budget['care']['transformer']}",
+              f"batch {budget['batch_size']}; tuned LSTM: forget bias {budget['forget_bias']:g}; "
+              f"LSTM: {budget['care']['lstm']}; Transformer: {budget['care']['transformer']}",
               "", result["summary"]]
     return "\n".join(lines)
+

@@ -20,13 +20,15 @@ from torch import nn
 
 from demos.core.models import ModelConfig, build_model, count_parameters
 from demos.core.tasks import EVAL, TRAIN, data_generator
-from demos.core.training import OnReport, Run, TrainConfig, classification_loss, train_together
+from demos.core.training import OnReport, Run, TrainConfig, classification_loss, device_of, train_together
 from demos.runtime.progress import Tally
 from demos.shared.contenders import CONTENDERS
 
 EVAL_CHUNK = 500  # test examples per forward pass, to bound memory at long lengths
 MAX_DRAWS = 20  # batches of n drawn to find n unseen test examples, before giving up
 N_TEST = 1000  # fresh examples each model is scored on
+N_VALIDATION = 1000  # validation examples each candidate recipe is scored on (`demos.shared.tuning`)
+VALIDATION_SEEDS = 10**9  # validation streams are seeded from here up: never a training or test stream
 
 
 def classifier_config(name: str, task, width: int, n_layers: int = 1) -> ModelConfig:
@@ -107,7 +109,17 @@ def fresh_examples(task, n: int, seed: int, seen: torch.Tensor | None = None) ->
     The evaluation stream is not the training stream, but on a short task two random draws can
     still coincide (26⁵ strings of length 5), so inputs the model trained on are dropped here.
     """
-    generator = data_generator(seed, EVAL)
+    return unseen_examples(task, n, data_generator(seed, EVAL), seen)
+
+
+def validation_examples(task, n: int, seed: int, seen: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """`n` validation examples for choosing a recipe (`demos.shared.tuning`): as `fresh_examples`, from
+    a stream of their own, neither the training batches nor the test questions."""
+    return unseen_examples(task, n, torch.Generator().manual_seed(VALIDATION_SEEDS + seed), seen)
+
+
+def unseen_examples(task, n: int, generator: torch.Generator,
+                    seen: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     kept_inputs, kept_targets, count = [], [], 0
     for _ in range(MAX_DRAWS):
         inputs, targets = task.sample(n, generator)
@@ -134,6 +146,7 @@ class Entry:
     seed: int
     label: str = ""  # for progress messages
     stop: Callable[[int, list[float]], bool] | None = None  # an early-stopping rule (`EarlyStop`)
+    watch: "FirstLearned | None" = None  # asked about the model at every report (see `FirstLearned`)
 
 
 @dataclass
@@ -164,14 +177,16 @@ def train_entries(entries: list[Entry], batch_size: int, device: torch.device, p
         draws = shared.setdefault((entry.task, entry.seed, entry.train_cfg.chunk, entry.train_cfg.steps), Draws())
         source = TaskBatches(entry.task, batch_size, entry.seed, device, draws)
         batches.append(source)
-        runs.append(Run(build(entry, device), source, classification_loss, entry.train_cfg,
-                        on_report(entry, tally)))
+        model = build(entry, device)
+        runs.append(Run(model, source, classification_loss, entry.train_cfg, on_report(entry, tally, model)))
     train_together(runs)
     return [(run.model, run.losses, source) for run, source in zip(runs, batches)]
 
 
-def on_report(entry: Entry, tally: Tally) -> OnReport:
+def on_report(entry: Entry, tally: Tally, model: nn.Module) -> OnReport:
     def report(step: int, losses: list[float]) -> bool:
+        if entry.watch is not None:
+            entry.watch(model, step)
         stop = entry.stop is not None and entry.stop(step, losses)
         tally.update(entry.key, step, stop, f"{entry.label}: step {step}, loss {losses[-1]:.2f}")
         return stop
@@ -197,6 +212,40 @@ def answer_probabilities(model: nn.Module, inputs: torch.Tensor, device: torch.d
     model.eval()
     chunks = [model(chunk.to(device))[:, -1, :].float().softmax(dim=-1).cpu() for chunk in inputs.split(EVAL_CHUNK)]
     return torch.cat(chunks)
+
+
+class FirstLearned:
+    """An `Entry.watch`: at every report, while the model has not yet learned the task, it answers
+    validation examples (never the test questions); the first step at which it is right on at least
+    `share` of them is kept in `step` (None: not within the budget), and `error` is its latest error.
+    The examples are drawn before training, so on a task with few distinct inputs a training batch
+    may later repeat one; on bounded Dyck at length 20 and more that is rare, and alike for every model."""
+
+    def __init__(self, task, seed: int, share: float = 0.95, n: int = 500):
+        self.inputs, self.targets = validation_examples(task, n, seed)
+        self.share, self.step, self.error = share, None, 1.0
+
+    def __call__(self, model: nn.Module, step: int) -> None:
+        if self.step is not None:
+            return
+        self.error = 1 - accuracy(answer_probabilities(model, self.inputs, device_of(model)), self.targets)
+        model.train()  # back to training after answering
+        if 1 - self.error >= self.share:
+            self.step = step
+
+
+def validation_loss(entries: list[Entry], batch_size: int, device: torch.device, n: int = N_VALIDATION) -> float:
+    """A candidate recipe's score (`demos.shared.tuning`): train every entry as the demo would (one
+    per length or width the slide shows), then the mean over them of the cross-entropy on `n`
+    validation examples none of them trained on. It never reads the test questions. The entries train
+    one after another: `benchmarks/recipes.py` already keeps every core busy with one candidate each."""
+    losses = []
+    for entry in entries:
+        [(model, _, source)] = train_entries([entry], batch_size, device, lambda *a, **k: None)
+        inputs, targets = validation_examples(entry.task, n, entry.seed, source.seen())
+        probabilities = answer_probabilities(model, inputs, device)
+        losses.append(-probabilities[torch.arange(len(targets)), targets].clamp_min(1e-12).log().mean().item())
+    return sum(losses) / len(losses)
 
 
 def accuracy(probabilities: torch.Tensor, targets: torch.Tensor) -> float:

@@ -2,20 +2,22 @@
 family gets, the same on every slide (fair means each contender gets its family's standard care,
 the same data and the same budget).
 
-- "lstm-tuned": the LSTM with the two well-known fixes: forget gates that start out keeping what
-  the cell holds (bias 1, Jozefowicz et al. 2015) and a higher learning rate (0.01);
-- "lstm": the LSTM as PyTorch starts it (forget gates near 0), at the common 0.003;
-- "transformer": small token and position tables (std 0.02, as GPT-2; see `demos.core.models`),
-  and the usual start for a Transformer: the learning rate warms up over 200 steps to 0.001
-  (at 0.003 without warm-up, Transformers on bounded Dyck-2 fell into always answering the same);
-- "rnn": the tanh RNN, at 0.003.
-"""
-from dataclasses import replace
+The learning rate is not family care: each contender's rate is chosen on validation data, slide by
+slide, from the one grid (`demos.shared.tuning`), and the slide names the rate it got.
 
+- "lstm-tuned": the LSTM with its forget gates starting out keeping what the cell holds (bias 1,
+  Jozefowicz et al. 2015);
+- "lstm": the LSTM as PyTorch starts it (forget gates near 0);
+- "transformer": small token and position tables (std 0.02, as GPT-2; see `demos.core.models`),
+  and the usual start for a Transformer: its learning rate warms up over the first tenth of the
+  steps (a fixed part of each of its candidates, not something the grid tries);
+- "rnn": the tanh RNN.
+"""
 from demos.core.training import TrainConfig
+from demos.shared.tuning import rate_text
 
 TUNED_FORGET_BIAS = 1.0
-TUNED_LR = 1e-2
+WARMUP_SHARE = 0.1  # the Transformer's learning rate rises linearly over this share of its steps
 
 LABELS = {"rnn": "RNN", "lstm": "LSTM", "lstm-tuned": "tuned LSTM", "transformer": "Transformer"}
 
@@ -26,18 +28,11 @@ CONTENDERS = {  # the model kind of each, and what its model starts with beyond 
     "transformer": {"kind": "transformer"},
 }
 
-RECIPES = {  # how each is trained
-    "rnn": TrainConfig(lr=3e-3),
-    "lstm": TrainConfig(lr=3e-3),
-    "lstm-tuned": TrainConfig(lr=TUNED_LR),
-    "transformer": TrainConfig(lr=1e-3, warmup=200),
-}
-
-CARE = {  # the same, in words for the slides
-    "rnn": "learning rate 0.003",
-    "lstm": "PyTorch's start (forget gates near 0), learning rate 0.003",
-    "lstm-tuned": "forget gates start at 1, learning rate 0.01",
-    "transformer": "small embeddings (std 0.02, as GPT-2), learning rate warmed up over 200 steps to 0.001",
+CARE = {  # the same, in words for the slides (the rate each got is named beside it)
+    "rnn": "PyTorch's start",
+    "lstm": "PyTorch's start (forget gates near 0)",
+    "lstm-tuned": "forget gates start at 1",
+    "transformer": "small embeddings (std 0.02, as GPT-2), learning rate warmed up over the first tenth of the steps",
 }
 
 
@@ -46,6 +41,18 @@ def label(name: str) -> str:
     return LABELS[name]
 
 
-def recipe(name: str, steps: int, **changes) -> TrainConfig:
-    """Contender `name`'s training recipe for `steps` steps (at most), with any `changes`."""
-    return replace(RECIPES[name], steps=steps, **changes)
+def recipe(name: str, steps: int, lr: float, **changes) -> TrainConfig:
+    """Contender `name`'s training recipe for `steps` steps (at most) at learning rate `lr` (chosen on
+    validation data: `demos.shared.tuning.chosen`), with any `changes`."""
+    warmup = round(WARMUP_SHARE * steps) if name == "transformer" else 0
+    return TrainConfig(steps=steps, lr=lr, warmup=warmup, **changes)
+
+
+def rates_sentence(recipes: dict, rates: dict[str, float]) -> str:
+    """The learning rate each model got and how it was chosen, from `tuning.how_chosen(demo)` and
+    {label: rate}: "Learning rates: tuned LSTM 0.01, Transformer 0.001, each chosen on validation data
+    from 0.0001–0.01 (python -m benchmarks.recipes amnesia)."""
+    grid = recipes["grid"]
+    listed_rates = ", ".join(f"{name} {rate_text(lr)}" for name, lr in rates.items())
+    return (f"Learning rates: {listed_rates}, each chosen on validation data from {rate_text(grid[0])}–"
+            f"{rate_text(grid[-1])} ({recipes['script']}).")

@@ -56,11 +56,47 @@ def test_every_near_miss_example_is_one_edit_of_its_balanced_string(result):
         assert example["counting_rule"] == ("balanced" if dyck.counts_match(example["near_miss"]) else "not balanced")
 
 
-def test_an_lstm_learns_the_language_at_length_20():
-    learned = run_demo(dyck, {"lengths": [20], "steps": 500, "seeds": 1})
-    assert dyck.point(learned, "lstm", 20)["accuracy"]["mean"] > 0.9
+def test_every_seed_reports_the_step_it_learned_at_or_none(result):
+    for point in result["points"]:
+        assert len(point["learned_at"]) == 2
+        for learned, taken in zip(point["learned_at"], point["steps_taken"]):
+            # checked at every report (every 25 steps, and the last): never after the model stopped
+            assert learned is None or (learned <= taken and (learned % 25 == 0 or learned == taken))
+    assert "Steps until learned (right on 95% of validation strings" in result["summary"]
+
+
+def test_an_lstm_learns_the_language_at_length_20_and_says_when():
+    learned = run_demo(dyck, {"lengths": [20], "steps": 300, "seeds": 1})
+    lstm = dyck.point(learned, "lstm", 20)
+    assert lstm["accuracy"]["mean"] > 0.9
+    [step] = lstm["learned_at"]
+    assert step is not None and step <= 300 and f"LSTM {step}" in learned["summary"]
+
+
+def fake(steps: dict, budget: int = 450) -> dict:
+    """A result with only what the race needs: each model's steps until learned at length 20."""
+    accuracy = {"mean": 0.9, "min": 0.9, "max": 0.9, "by_seed": [0.9] * 3}
+    return {"lengths": [20], "budget": {"steps": budget}, "models": {"lstm": "LSTM", "transformer": "1-layer Transformer",
+                                                                      "transformer-2": "2-layer Transformer"},
+            "points": [{"model": name, "length": 20, "learned_at": seeds, "accuracy": accuracy}
+                       for name, seeds in steps.items()],
+            "baselines": {"20": {"counting": accuracy}}}
+
+
+def test_the_verdict_is_who_learned_sooner_with_every_seed():
+    never = [None, None, None]
+    lstm_first = fake({"lstm": [100, 125, 150], "transformer": never, "transformer-2": [175, 300, None]})
+    assert dyck.race(lstm_first, 20) == ("lstm", "transformer-2")
+    assert dyck.headline(lstm_first)["winner"] == "lstm"
+    overlap = fake({"lstm": [100, 200, 150], "transformer": never, "transformer-2": [175, 300, 400]})
+    assert dyck.race(overlap, 20)[0] == "tie"
+    attention_first = fake({"lstm": [300, None, 400], "transformer": [100, 125, 150], "transformer-2": never})
+    assert dyck.race(attention_first, 20) == ("transformer", "transformer")
+    assert dyck.race(fake({"lstm": never, "transformer": never, "transformer-2": never}), 20)[0] == "tie"
+    assert dyck.learned_text([175, 300, None], 450) == "238 (175–300); 1 seed not within 450"
+    assert dyck.learned_text(never, 450) == "not within 450"
 
 
 def test_the_recap_headline_compares_the_lstm_with_the_better_transformer(result):
     row = dyck.headline(result)
-    assert row["test"] == "Bounded Dyck-2, length 20" and "counting rule" in row["detail"]
+    assert row["test"] == "Bounded Dyck-2, length 20" and "steps until learned" in row["detail"]

@@ -1,10 +1,10 @@
 """A fair fight: every model at every length over several seeds, and the tuned LSTM differs from the
-default one only by its recipe (forget bias and learning rate)."""
+default one only by its forget bias and its learning rate (each chosen on validation data)."""
 import pytest
 
 from demos import recall_vs_length
 from demos.runtime.runner import run_demo
-from demos.shared import classifier
+from demos.shared import classifier, tuning
 from tests.demos.tiny import TINY as TINY_ALL
 
 TINY = TINY_ALL["recall_vs_length"]
@@ -24,12 +24,13 @@ def test_every_model_is_scored_at_every_length_for_every_seed(result):
         assert point["accuracy"]["mean"] == pytest.approx(sum(point["accuracy"]["by_seed"]) / 3)
         assert all(1 <= s <= 10 for s in point["steps_taken"])
     assert result["baselines"]["chance"] == pytest.approx(1 / 26)
-    assert result["budget"]["forget_bias"] == 1.0 and result["budget"]["tuned_lr"] == 1e-2
+    assert result["budget"]["forget_bias"] == 1.0
+    assert result["budget"]["lr"] == {name: tuning.chosen("recall_vs_length", name)["lr"] for name in recall_vs_length.MODELS}
     means = " / ".join(format(a["mean"], ".0%") for a in recall_vs_length.accuracies(result, "transformer"))
     assert f"Transformer {means}" in result["summary"]
 
 
-def test_the_tuned_lstm_differs_from_the_default_one_only_by_its_recipe(monkeypatch):
+def test_the_tuned_lstm_differs_from_the_default_one_only_by_its_forget_gates_and_rate(monkeypatch):
     entries = []
     real = classifier.train_entries
 
@@ -38,11 +39,11 @@ def test_the_tuned_lstm_differs_from_the_default_one_only_by_its_recipe(monkeypa
         return real(made, *args, **kwargs)
 
     monkeypatch.setattr(classifier, "train_entries", spy)
-    run_demo(recall_vs_length, {"lengths": [5], "steps": 10, "width": 8, "seeds": 1, "forget_bias": 2.5,
-                                "tuned_lr": 0.02})
+    run_demo(recall_vs_length, {"lengths": [5], "steps": 10, "width": 8, "seeds": 1, "forget_bias": 2.5})
     tuned, plain, attention = entries
     assert tuned.cfg.forget_bias == 2.5 and plain.cfg.forget_bias is None and tuned.cfg.kind == plain.cfg.kind == "lstm"
-    assert tuned.train_cfg.lr == 0.02 and plain.train_cfg.lr == 3e-3
-    assert (attention.train_cfg.lr, attention.train_cfg.warmup) == (1e-3, 200)  # the Transformer's own recipe
+    rates = {name: tuning.chosen("recall_vs_length", name)["lr"] for name in ("lstm-tuned", "lstm", "transformer")}
+    assert (tuned.train_cfg.lr, plain.train_cfg.lr, attention.train_cfg.lr) == tuple(rates.values())  # chosen on validation data
+    assert tuned.train_cfg.warmup == plain.train_cfg.warmup == 0 and attention.train_cfg.warmup == 1  # a tenth of 10 steps
     assert tuned.train_cfg.steps == plain.train_cfg.steps == attention.train_cfg.steps == 10
     assert tuned.seed == plain.seed == attention.seed and tuned.task == plain.task

@@ -2,6 +2,7 @@
 model beside chance, and the digits each model holds as bars."""
 from playwright.sync_api import expect
 
+from demos.shared.tuning import chosen, rate_text
 from tests.browser.a11y import expect_accessible
 from tests.browser.widget import open_demo, run_and_wait
 
@@ -22,5 +23,8 @@ def test_draws_accuracy_by_distance_and_the_digits_held(open_page, screenshot_pa
     summary = widget.locator(".demo-summary")
     expect(summary).to_contain_text("Trained until converged (at most 100 steps; seed 0), with N = 8 digits")
     expect(summary).to_contain_text("at width 16 of the last digits")
+    rates = {name: rate_text(chosen("index_lookup", name)["lr"]) for name in ("lstm-tuned", "transformer")}
+    expect(summary).to_contain_text(f"Learning rates: tuned LSTMs {rates['lstm-tuned']}, Transformer {rates['transformer']}, "
+                                    "each chosen on validation data from 0.0001–0.01")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-05-index-lookup.png"))

@@ -3,6 +3,7 @@
 import { chartElement, modelColors, plot, textColors } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { element, percent, seedCount, thousands, TOP_LEGEND } from "./shared/common.js";
+import { rateLabel } from "./shared/rates.js";
 
 const ORDER = ["lstm-tuned", "transformer"];
 const SHOWN_LETTERS = 24; // a longer test string is shown with its middle left out
@@ -50,12 +51,13 @@ function budget(result) {
   return details;
 }
 
-// Every seed's loss curve; the first seed's in the legend, the others faint behind it.
+// Every seed's loss curve; the first seed's in the legend (with the learning rate the model got), the
+// others faint behind it.
 function lossTraces(models, colors) {
   return ORDER.filter((name) => models[name]).flatMap((name) => models[name].loss_curves.map((curve, i) => ({
     type: "scatter",
     mode: "lines",
-    name: models[name].label,
+    name: `${models[name].label} (${rateLabel(models[name].lr)})`,
     showlegend: i === 0,
     legendgroup: name,
     opacity: i === 0 ? 1 : 0.4,

@@ -1,8 +1,10 @@
 // Bounded Dyck-2: accuracy on fresh strings against their length, one line per model (the mean
-// over the seeds, with their range) beside chance and the counting rule; under it, how the near
-// misses were made, each with an example whose edited brackets are marked. The chart keeps to the top of the panel.
+// over the seeds, with their range) beside chance and the counting rule; beside it, the step at
+// which each seed of each model learned the language (a mark per seed, or "not yet" past the
+// budget); under them, how the near misses were made, each with an example whose edited brackets are marked.
 import { chartElement, modelColors } from "../charts.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
+import { rateLabel } from "./shared/rates.js";
 import { element, percent, seedCount, thousands } from "./shared/common.js";
 
 const KIND_NAMES = {
@@ -16,14 +18,26 @@ function byKind(point) {
     .join("<br>");
 }
 
+const ORDER = ["lstm", "transformer-2", "transformer"];
+const MARKERS = { lstm: "diamond", transformer: "circle", "transformer-2": "square" }; // shape as well as colour
+
+function colorsOf() {
+  const colors = modelColors();
+  return { lstm: colors["lstm-tuned"], transformer: colors.transformer, "transformer-2": colors["transformer-2"] };
+}
+
+function fontSize() {
+  return matchMedia("(max-width: 760px)").matches ? 16 : 20; // 16 px on a 1024×768 projector (the canvas at 0.8) and on a phone
+}
+
 function drawChart(chart, data) {
   const colors = modelColors();
-  const size = matchMedia("(max-width: 760px)").matches ? 16 : 20; // 16 px on a 1024×768 projector (the canvas at 0.8) and on a phone
+  const size = fontSize();
   const counting = data.lengths.map((n) => data.baselines[String(n)].counting.mean);
   plotAccuracyByLength(chart, data, {
-    order: ["lstm", "transformer-2", "transformer"],
-    colors: { lstm: colors["lstm-tuned"], transformer: colors.transformer, "transformer-2": colors["transformer-2"] },
-    markers: { lstm: "diamond", transformer: "circle", "transformer-2": "square" }, // shape as well as colour
+    order: ORDER,
+    colors: colorsOf(),
+    markers: MARKERS,
     dashed: ["transformer"],
     baselines: [
       { name: `counting (${percent(counting.at(-1))})`, y: counting, color: colors.baseline, dash: "dashdot" },
@@ -33,8 +47,59 @@ function drawChart(chart, data) {
     xTitle: "string length",
     yTitle: `accuracy (${seedCount(data.seeds)})`,
     legend: { font: { size } }, // above the plot, in as many rows as it needs
-    margin: { l: 4.5 * size, r: 8, t: 8, b: 3 * size }, // room for "100%" and the axis titles at this size
+    margin: { l: 4.5 * size, r: 2.5 * size, t: 8, b: 3 * size }, // room for "100%", "not yet" and the axis titles at this size
+    beside: learnedPlot(data),
   });
+}
+
+// Steps until learned, beside the accuracy: a row per model, a mark per seed at the step it was first
+// right on 95% of the validation strings, or a cross at "not yet" past the budget if it never was.
+// With several lengths, each length's marks sit a little lower in the row (hollow after the first).
+function learnedPlot(data) {
+  const colors = colorsOf();
+  const budget = data.budget.steps;
+  const notYet = budget * 1.35;
+  const offsets = data.lengths.map((_, i) => (data.lengths.length > 1 ? 0.3 * (i / (data.lengths.length - 1) - 0.5) : 0));
+  const traces = ORDER.map((name, row) => {
+    const seeds = data.points.filter((p) => p.model === name).flatMap((p) => p.learned_at.map((step, i) => ({
+      step, length: p.length, seed: data.seeds[i], y: row + offsets[data.lengths.indexOf(p.length)],
+      open: data.lengths.indexOf(p.length) > 0 })));
+    return {
+      type: "scatter",
+      mode: "markers",
+      name: data.models[name],
+      showlegend: false,
+      xaxis: "x2",
+      yaxis: "y2",
+      x: seeds.map((s) => s.step ?? notYet),
+      y: seeds.map((s) => s.y),
+      customdata: seeds.map((s) => [s.seed, s.length, s.step === null ? `not within ${thousands(budget)} steps` : `by step ${s.step}`]),
+      marker: { color: colors[name], size: 15, opacity: 0.85, line: { color: colors[name], width: 3 },
+        symbol: seeds.map((s) => (s.step === null ? "x-thin-open" : `${MARKERS[name]}${s.open ? "-open" : ""}`)) },
+      hovertemplate: `${data.models[name]}, length %{customdata[1]}, seed %{customdata[0]}: learned %{customdata[2]}<extra></extra>`,
+    };
+  });
+  // Each row: the model, short (the legend names it in full), and the learning rate it got (chosen on
+  // validation data; the summary says how).
+  const short = { lstm: "LSTM", transformer: "1-layer", "transformer-2": "2-layer" };
+  return {
+    domain: [0, 0.46],
+    traces,
+    layout: {
+      xaxis2: { domain: [0.74, 1], anchor: "y2", range: [0, budget * 1.55], zeroline: false, tickangle: 0,
+        tickvals: [0, budget, notYet], ticktext: ["0", thousands(budget), "not<br>yet"],
+        title: { text: `step ${percent(data.learned)} right`, standoff: 4 } },
+      yaxis2: { anchor: "x2", range: [ORDER.length - 0.5, -0.5], tickvals: ORDER.map((_, i) => i),
+        ticktext: ORDER.map((name) => `${short[name]}, ${rateLabel(data.lr[name])}`), zeroline: false, showgrid: false,
+        ticksuffix: " " },
+      shapes: [{ type: "line", xref: "x2", yref: "y2 domain", x0: budget, x1: budget, y0: 0, y1: 1,
+        line: { color: "#888", width: 2, dash: "dot" } }],
+      phone: {
+        xaxis: { domain: [0, 1] }, yaxis: { domain: [0.5, 1] },
+        xaxis2: { domain: [0.5, 1] }, yaxis2: { domain: [0, 0.26] },
+      },
+    },
+  };
 }
 
 // The near miss with the brackets its edit changed marked, so the eye finds the one fault.

@@ -5,6 +5,7 @@
 import { modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { chartIn, percent, TOP_LEGEND } from "./shared/common.js";
+import { rateLabel } from "./shared/rates.js";
 
 const MARKERS = ["circle-open", "square-open", "diamond-open", "triangle-up-open", "star-open"];
 
@@ -12,7 +13,8 @@ function name(model) {
   return `${model.label} width ${model.width}`;
 }
 
-// In the legend and beside the bars: the LSTMs by their width ("tuned" is on the slide), the Transformer by name.
+// In the legend: the LSTMs by their width ("tuned" is on the slide), the Transformer by name. The
+// learning rate each got is in its tooltip and the summary: in the legend it took a third row.
 function shortName(model) {
   return model.model === "transformer" ? model.label : `LSTM, width ${model.width}`;
 }
@@ -34,7 +36,7 @@ function draw(chart, data) {
       opacity: model.model === "transformer" ? 1 : 0.45 + 0.55 * (i + 1) / lstms.length,
       line: { color, width: model.model === "transformer" ? 4 : 2 + i, dash: model.model === "transformer" ? "solid" : "dash" },
       marker: { color, size: 10, symbol: model.model === "transformer" ? "circle" : MARKERS[i % MARKERS.length] },
-      hovertemplate: `${name(model)}: %{y:.0%} right when the digit %{x} from the end was asked<extra></extra>`,
+      hovertemplate: `${name(model)} (${rateLabel(model.lr)}): %{y:.0%} right when the digit %{x} from the end was asked<extra></extra>`,
     };
   };
   const chance = {

@@ -3,10 +3,14 @@
 import { modelColors } from "../charts.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
 import { chartIn, percent, seedCount } from "./shared/common.js";
+import { rateLabel } from "./shared/rates.js";
 
 function draw(chart, data) {
   const colors = modelColors();
-  plotAccuracyByLength(chart, data, {
+  // Each model named with the learning rate it got (chosen on validation data; the summary says how).
+  const models = Object.fromEntries(Object.entries(data.models)
+    .map(([name, label]) => [name, `${label} (${rateLabel(data.budget.lr[name])})`]));
+  plotAccuracyByLength(chart, { ...data, models }, {
     order: ["transformer", "lstm-tuned", "lstm"],
     colors,
     // Dash and marker as well as colour: the two LSTMs' oranges are close, and chance is a dotted grey line.

@@ -21,9 +21,12 @@ export function seedRange(stats, color) {
 // `style`: order (the models, in legend order), colors and markers (per model; an "-open" marker is
 // drawn hollow), dashed (models drawn dashed) or dashes (a dash per model), baselines ([{name, y (one
 // per length), color, dash}]), xTitle, yTitle, margin, legend (changes to the legend above the chart),
-// phone (changes to the layout on a phone, see charts.js), and hover(point): more lines for a point's tooltip.
+// phone (changes to the layout on a phone, see charts.js), hover(point): more lines for a point's tooltip,
+// and beside ({traces, layout, domain}): a second plot beside this one (its traces and axes), this one
+// then drawn in `domain` of the width.
 export function plotAccuracyByLength(chart, data, style) {
-  const { order, colors, markers, dashed = [], dashes = {}, baselines = [], hover, xTitle, yTitle, margin, legend, phone } = style;
+  const { order, colors, markers, dashed = [], dashes = {}, baselines = [], hover, xTitle, yTitle, margin, legend, phone,
+    beside } = style;
   const lengths = data.lengths.map(String);
   const seeds = data.seeds?.length ?? 1;
   const lines = order.map((name) => {
@@ -55,11 +58,13 @@ export function plotAccuracyByLength(chart, data, style) {
     ...(single ? { marker: { symbol: "line-ew", size: 70, line: { color: baseline.color, width: 3 } } } : {}),
     hovertemplate: `${baseline.name}, length %{x}: %{y:.1%}<extra></extra>`,
   }));
-  plot(chart, [...lines, ...references], {
-    xaxis: { type: "category", categoryorder: "array", categoryarray: lengths, title: { text: xTitle, standoff: 4 } },
+  plot(chart, [...lines, ...references, ...(beside?.traces ?? [])], {
+    xaxis: { type: "category", categoryorder: "array", categoryarray: lengths, title: { text: xTitle, standoff: 4 },
+      ...(beside ? { domain: beside.domain } : {}) },
     yaxis: { range: [-0.04, 1.08], tickformat: ".0%", title: { text: yTitle, standoff: 4 } },
     legend: { ...TOP_LEGEND, ...legend },
     margin,
     phone,
+    ...beside?.layout,
   });
 }
