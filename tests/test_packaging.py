@@ -1,4 +1,4 @@
-"""A non-editable install carries the whole `demos` package: every subpackage, and the corpus."""
+"""A non-editable install carries the whole `demos` package: every subpackage, the corpus and the recipes chosen on validation data."""
 import shutil
 import subprocess
 import sys
@@ -18,7 +18,7 @@ def test_the_wheel_holds_every_module_and_data_file_and_nothing_stale(tmp_path):
     (wheel,) = tmp_path.glob("great_shift-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     wanted = {path.relative_to(ROOT).as_posix() for folder in ("demos", "engine", "web", "slides")
-              for path in (ROOT / folder).rglob("*") if path.suffix in (".py", ".md", ".txt")
+              for path in (ROOT / folder).rglob("*") if path.suffix in (".py", ".md", ".txt", ".json")
               and "__pycache__" not in path.parts}
     assert any(name.startswith("demos/core/") for name in wanted)
     assert wanted <= names, sorted(wanted - names)
