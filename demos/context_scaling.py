@@ -61,6 +61,8 @@ PARAMS = [
     Param("variant", "choice", "fixed", "The copy test: the repeat at a fixed distance (64 back), or at a varying "
                                         "one (found by content: slower to learn)", choices=tuple(VARIANTS)),
     Param("steps", "int", STEPS, "Training steps of each copy-test model (batch 16)", 20, 5000),
+    Param("text_steps", "int", CharLM.steps, "Most training steps of each character model (the generative "
+          "showdown's: at its default, the very same models)", 20, 20000),
 ]
 FULL_PARAMS = {"variant": "varying", "steps": 4000}  # the long run `flask warm --full` computes: minutes on a CPU
 
@@ -192,9 +194,9 @@ def last_bits(model: nn.Module, windows: torch.Tensor, T: int, device: torch.dev
     return token_losses(model, windows[:, -(T + 1):], device)[:, -1] / math.log(2)
 
 
-def natural_text(seeds: list[int], device: torch.device, progress) -> dict:
+def natural_text(seeds: list[int], steps: int, device: torch.device, progress) -> dict:
     """The showdown's character models on the same test characters, each read with its context cut to T."""
-    settings = [CharLM(kind=kind, seed=seed) for kind in MODELS for seed in seeds]
+    settings = [CharLM(kind=kind, seed=seed, steps=steps) for kind in MODELS for seed in seeds]
     trained = dict(zip(((s.kind, s.seed) for s in settings), trained_models(settings, device, progress)))
     corpus, context = load(), settings[0].context
     windows, documents = document_windows(corpus, "test", context)  # (n, context + 1): the target is the last
@@ -220,14 +222,14 @@ def natural_text(seeds: list[int], device: torch.device, progress) -> dict:
 
 def work(params: dict) -> float:
     """How the run's cost grows with its settings, seeds × (copy-test steps + the character models'
-    scoring): the engine scales its time estimates for new settings by it."""
-    return params["seeds"] * (params["steps"] + 200)
+    training, when not kept from the showdown): the engine scales its time estimates for new settings by it."""
+    return params["seeds"] * (params["steps"] + params["text_steps"])
 
 
 def run(params: dict, progress, device: torch.device) -> dict:
     seeds = seed_list(params["seed"], params["seeds"])
     copy = copy_test(params, seeds, device, share(progress, 0, 0.6))
-    text = natural_text(seeds, device, share(progress, 0.6, 1.0))
+    text = natural_text(seeds, params["text_steps"], device, share(progress, 0.6, 1.0))
     result = {"copy": copy, "text": text, "seeds": seeds, "recipes": how_chosen(ID)}
     result["winner"] = verdict(copy)
     result["summary"] = summarise(result)
