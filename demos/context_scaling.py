@@ -169,7 +169,9 @@ def copy_test(params: dict, seeds: list[int], device: torch.device, progress) ->
             "repeat_bits": over_seeds([scores[seed][tests[seed][2]].mean().item() for seed in seeds]),
         })
     predictable = torch.cat([tests[seed][2] for seed in seeds]).float().mean(dim=0)  # (length,)
-    return {"variant": params["variant"], "variants": VARIANT_WORDS, "length": task.length, "symbols": task.symbols,
+    distance = (f"fixed distance ({task.shortest} back)" if task.shortest == task.longest else
+                f"varying distance ({task.shortest} to {task.longest} back)")
+    return {"variant": params["variant"], "variant_label": distance, "variants": VARIANT_WORDS, "length": task.length, "symbols": task.symbols,
             "chance": math.log2(task.symbols), "repeat_starts": [task.shortest + 1, task.longest + 1],
             "predictable_share": [round(v, 4) for v in predictable.tolist()], "models": families,
             "steps": params["steps"], "batch_size": BATCH_SIZE, "test_sequences": TEST_SEQUENCES,
@@ -180,11 +182,14 @@ def copy_test(params: dict, seeds: list[int], device: torch.device, progress) ->
 
 
 def stops_gaining(contexts: list[int], losses: torch.Tensor) -> int:
-    """The shortest context from which reading on to the longest lowers the loss by no more than two
-    standard errors (paired over the target characters); `losses` is (contexts, targets)."""
-    for T, row in zip(contexts, losses):
-        gain = row - losses[-1]  # (targets,)
-        if gain.mean() <= 2 * gain.std() / math.sqrt(len(gain)):
+    """The shortest context from which no longer one lowers the loss by more than two standard errors
+    (paired over the target characters); `losses` is (contexts, targets)."""
+    def gains(shorter: torch.Tensor, longer: torch.Tensor) -> bool:
+        gain = shorter - longer  # (targets,)
+        return bool(gain.mean() > 2 * gain.std() / math.sqrt(len(gain)))
+
+    for i, T in enumerate(contexts):
+        if not any(gains(losses[i], longer) for longer in losses[i + 1:]):
             return T
     return contexts[-1]
 
@@ -264,8 +269,8 @@ def summarise(result: dict) -> str:
     gains = [f"the {m['label']} at T = {m['stops_gaining']}" for m in text["models"]]
     longest = text["contexts"][-1]
     words += (f" Natural text (the showdown's models, the same {text['targets']:,} test characters, context cut to "
-              f"T): each stopped gaining (reading on to T = {longest} helped by at most two standard errors) from "
-              f"{gains[0]} and {gains[1]}.")
+              f"T, up to {longest}): each stopped gaining (no longer context lowered its loss by more than two standard "
+              f"errors) from {gains[0]} and {gains[1]}.")
     return words
 
 

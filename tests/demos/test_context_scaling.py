@@ -73,14 +73,13 @@ def test_natural_text_scores_the_same_characters_at_every_context_length(result)
         assert model["stops_gaining"] in text["contexts"]
 
 
-def test_a_family_stops_gaining_where_reading_on_helps_by_at_most_two_standard_errors():
-    targets = 400
-    noise = torch.randn(targets) * 0.5
-    flat_after_4 = torch.stack([3.0 + noise, 2.0 + noise, 1.5 + noise + 0.01 * torch.randn(targets),
-                                1.5 + noise])  # contexts 1, 2, 4, 8
-    assert context_scaling.stops_gaining([1, 2, 4, 8], flat_after_4) == 4
-    still_falling = torch.stack([3.0 + noise, 2.0 + noise, 1.5 + noise, 1.0 + noise])
-    assert context_scaling.stops_gaining([1, 2, 4, 8], still_falling) == 8
+def test_a_family_stops_gaining_where_no_longer_context_helps_by_more_than_two_standard_errors():
+    noise = torch.randn(400) * 0.5  # each target character's own difficulty, the same at every context
+    def curve(*levels):  # contexts 1, 2, 4, 8
+        return torch.stack([level + noise + 0.01 * torch.randn(400) for level in levels])
+    assert context_scaling.stops_gaining([1, 2, 4, 8], curve(3.0, 2.0, 1.5, 1.5)) == 4
+    assert context_scaling.stops_gaining([1, 2, 4, 8], curve(3.0, 2.0, 1.5, 1.0)) == 8  # still falling
+    assert context_scaling.stops_gaining([1, 2, 4, 8], curve(3.0, 2.0, 1.5, 1.7)) == 4  # worse with more: stopped
 
 
 def test_the_verdict_needs_every_seed_lower_on_the_repeats():

@@ -2,9 +2,10 @@
 // sequences against its position (the mean over the seeds, each seed faint behind it), chance
 // dotted, and where the repeat starts marked. Right, natural text: the showdown's character models
 // on the same test characters with the context cut to T (mean over the seeds, a bar for their range).
-// Under both: the variant measured and the learning rate each model got.
+// One legend, above the copy test, serves both charts. Under them: the variant measured and the
+// learning rate each model got.
 import { modelColors, plot } from "../charts.js";
-import { TOP_LEGEND, element, seedCount } from "./shared/common.js";
+import { TOP_LEGEND, element } from "./shared/common.js";
 
 const FAMILIES = { // colour, and a dash and marker too: the two never differ by colour alone
   transformer: { name: "Transformer", dash: "solid", symbol: "circle" },
@@ -21,11 +22,11 @@ function bitsText(stats) {
 }
 
 // A dotted grey line across the chart at `y`: chance.
-function chanceLine(x, y, name, unit) {
+function chanceLine(x, y, showlegend = true) {
   return {
-    type: "scatter", mode: "lines", name, x: [x[0], x.at(-1)], y: [y, y],
+    type: "scatter", mode: "lines", name: "chance", x: [x[0], x.at(-1)], y: [y, y], showlegend,
     line: { color: modelColors().chance, width: 3, dash: "dot" },
-    hovertemplate: `${name}: %{y:.2f} ${unit}<extra></extra>`,
+    hovertemplate: "chance: %{y:.2f} bits<extra></extra>",
   };
 }
 
@@ -62,17 +63,16 @@ function drawCopy(chart, data) {
       },
     ];
   });
-  traces.push(chanceLine(positions, copy.chance, `chance (${copy.chance.toFixed(0)} bits)`, "bits"));
+  traces.push(chanceLine(positions, copy.chance));
   const mark = repeatMark(copy);
   plot(chart, traces, {
     legend: TOP_LEGEND,
     margin: { l: 8, r: 8, t: 8, b: 8 },
     xaxis: { title: { text: "position in the sequence", standoff: 4 }, range: [0.5, copy.length + 0.5], fixedrange: true,
-             tickvals: [1, 32, 64, 96, 128].filter((t) => t <= copy.length) },
-    yaxis: { title: { text: `bits per symbol (${seedCount(data.seeds)})`, standoff: 4 }, range: [-0.15, copy.chance + 0.6],
-             fixedrange: true, dtick: 1 },
+             tickvals: [32, 64, 96, 128].filter((t) => t <= copy.length) },
+    yaxis: { title: { text: "bits per symbol", standoff: 4 }, range: [-0.2, copy.chance + 0.5], fixedrange: true,
+             tickvals: [0, Math.round(copy.chance / 2), Math.round(copy.chance)] },
     ...mark,
-    phone: { yaxis: { title: { text: "bits per symbol" } } },
   });
   const words = copy.models.map((m) => `${FAMILIES[m.kind].name} ${bitsText(m.first_bits)} bits before the repeat, ` +
     `${bitsText(m.repeat_bits)} on the repeats`);
@@ -89,7 +89,8 @@ function drawText(chart, data) {
     const look = FAMILIES[model.kind];
     const color = colors[model.kind];
     return {
-      type: "scatter", mode: "lines+markers", name: look.name, x: text.contexts, y: model.bits.map((b) => b.mean),
+      type: "scatter", mode: "lines+markers", name: look.name, showlegend: false, // named in the copy test's legend
+      x: text.contexts, y: model.bits.map((b) => b.mean),
       error_y: data.seeds.length > 1 ? {
         type: "data", symmetric: false, array: model.bits.map((b) => b.max - b.mean),
         arrayminus: model.bits.map((b) => b.mean - b.min), color, thickness: 2, width: 5,
@@ -98,14 +99,15 @@ function drawText(chart, data) {
       hovertemplate: `${look.name}, context %{x}: %{y:.2f} bits<extra></extra>`,
     };
   });
-  traces.push(chanceLine(text.contexts, text.chance, `chance (${text.chance.toFixed(1)})`, "bits"));
+  traces.push(chanceLine(text.contexts, text.chance, false));
+  const longest = text.contexts.at(-1);
   plot(chart, traces, {
-    legend: TOP_LEGEND,
     margin: { l: 8, r: 8, t: 8, b: 8 },
-    xaxis: { type: "log", title: { text: "context T (characters)", standoff: 4 }, tickvals: text.contexts, fixedrange: true,
-             range: [-0.1, Math.log10(text.contexts.at(-1)) + 0.1] },
-    yaxis: { title: { text: "bits per char", standoff: 4 }, fixedrange: true, range: [0, text.chance + 0.5], dtick: 2 },
-    phone: { xaxis: { tickvals: text.contexts.filter((_, i) => i % 2 === 0) } },
+    xaxis: { type: "log", title: { text: "context T (chars)", standoff: 4 }, fixedrange: true,
+             tickvals: text.contexts.filter((t) => [1, 4, 16, 64].includes(t)), range: [-0.1, Math.log10(longest) + 0.1] },
+    yaxis: { title: { text: "bits per char (text)", standoff: 4 }, fixedrange: true, range: [0, text.chance + 0.6],
+             tickvals: [0, 2, 4, 6] },
+    annotations: [{ x: Math.log10(longest), y: text.chance, xanchor: "right", yanchor: "bottom", text: "chance", showarrow: false }],
   });
   const words = text.models.map((m) => `${FAMILIES[m.kind].name} from ${m.bits[0].mean.toFixed(2)} at T = 1 to ` +
     `${m.bits.at(-1).mean.toFixed(2)} at T = ${text.contexts.at(-1)}, no clear gain after T = ${m.stops_gaining}`);
@@ -118,9 +120,8 @@ function footer(data) {
   const copy = data.copy;
   const line = element("p", "ctx-notes");
   const rates = data.copy.models.map((m) => `${FAMILIES[m.kind].name} ${rate(m.lr)}`).join(", ");
-  line.append(element("strong", "", `Copy test, ${copy.variant}: `), `${copy.variants[copy.variant]}. `,
-    element("strong", "", "Learning rates "), `(chosen on validation sequences): ${rates}.`);
-  line.title = `Each rate is the best of ${data.recipes.grid.map(rate).join(", ")} at ${data.recipes.budget}, ` +
+  line.append(element("strong", "", `Copy test, ${copy.variant_label}. `), `Rates chosen on validation: ${rates}.`);
+  line.title = `${copy.variants[copy.variant]}. Each rate is the best of ${data.recipes.grid.map(rate).join(", ")} at ${data.recipes.budget}, ` +
     `by ${data.recipes.measure} over seeds ${data.recipes.seeds.join(", ")} (${data.recipes.script}). The natural-text ` +
     `models are the showdown's: ${data.text.targets} test characters of ${data.text.corpus}.`;
   return line;
