@@ -54,6 +54,7 @@ BATCH_SIZE = 16
 WIDTH, LAYERS, HEADS = 64, 2, 4  # the Transformer (about 112k parameters); the LSTM is matched to it
 VALIDATION_SEQUENCES = 256  # recipes are chosen on these
 TEST_SEQUENCES = 512  # each seed's models are scored on these, once
+GUESSING = 0.05  # bits from chance within which a model is said to guess
 CONTEXTS = (1, 2, 4, 8, 16, 32, 64, 128, 256)  # natural text: the context lengths T tried (up to the models' own)
 PARAMS = [
     seed_param(),
@@ -259,18 +260,20 @@ def bits_text(stats: dict) -> str:
 def summarise(result: dict) -> str:
     copy, text, seeds = result["copy"], result["text"], result["seeds"]
     transformer, lstm = copy["models"]
-    over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
-    first = copy["repeat_starts"][0] - 1
-    before = (f"on the first {first} symbols" if copy["variant"] == "fixed" else "before the first repeat")
-    words = (f"Copy test, {copy['variant']} ({over}; bits per symbol, chance {copy['chance']:.2f}): {before} "
-             f"the Transformer scored {bits_text(transformer['first_bits'])} and the LSTM {bits_text(lstm['first_bits'])}; "
+    over = f"mean (range) over {len(seeds)} seeds" if len(seeds) > 1 else f"seed {seeds[0]}"
+    before = [m["first_bits"] for m in copy["models"]]
+    if all(abs(b["mean"] - copy["chance"]) < GUESSING for b in before):  # both at chance: one phrase for both
+        low, high = min(b["min"] for b in before), max(b["max"] for b in before)
+        first = f"before the repeat both guessed ({low:.2f} to {high:.2f})"
+    else:
+        first = (f"before the repeat the Transformer {bits_text(transformer['first_bits'])}, "
+                 f"the LSTM {bits_text(lstm['first_bits'])}")
+    rates = ", ".join(f"{m['label']} {rate_text(m['lr'])}" for m in copy["models"])
+    words = (f"Copy test, {copy['variant_label']}, bits per symbol ({over}; chance {copy['chance']:.2f}): {first}; "
              f"on the repeats the Transformer {bits_text(transformer['repeat_bits'])}, the LSTM "
-             f"{bits_text(lstm['repeat_bits'])}.")
-    gains = [f"the {m['label']} at T = {m['stops_gaining']}" for m in text["models"]]
-    longest = text["contexts"][-1]
-    words += (f" Natural text (the showdown's models, the same {text['targets']:,} test characters, context cut to "
-              f"T, up to {longest}): each stopped gaining (no longer context lowered its loss by more than two standard "
-              f"errors) from {gains[0]} and {gains[1]}.")
+             f"{bits_text(lstm['repeat_bits'])}. Learning rates chosen on validation: {rates}.")
+    stops = [f"{m['stops_gaining']} ({m['label']})" for m in text["models"]]
+    words += f" Text, context cut to T: no clear gain after T = {stops[0]}, {stops[1]}."
     return words
 
 

@@ -2,8 +2,8 @@
 // sequences against its position (the mean over the seeds, each seed faint behind it), chance
 // dotted, and where the repeat starts marked. Right, natural text: the showdown's character models
 // on the same test characters with the context cut to T (mean over the seeds, a bar for their range).
-// One legend, above the copy test, serves both charts. Under them: the variant measured and the
-// learning rate each model got.
+// One legend, above the copy test, serves both charts; the summary under them gives the numbers
+// and the learning rate each model got.
 import { modelColors, plot } from "../charts.js";
 import { TOP_LEGEND, element } from "./shared/common.js";
 
@@ -11,10 +11,6 @@ const FAMILIES = { // colour, and a dash and marker too: the two never differ by
   transformer: { name: "Transformer", dash: "solid", symbol: "circle" },
   lstm: { name: "LSTM", dash: "dash", symbol: "square" },
 };
-
-function rate(lr) {
-  return String(Number(lr.toPrecision(2)));
-}
 
 function bitsText(stats) {
   return stats.by_seed.length > 1 ? `${stats.mean.toFixed(2)} (${stats.min.toFixed(2)}–${stats.max.toFixed(2)})`
@@ -35,7 +31,7 @@ function chanceLine(x, y, showlegend = true) {
 // Where the first repeated symbol sits: a line at a fixed distance, a band where it varies.
 function repeatMark(copy) {
   const [first, last] = copy.repeat_starts;
-  const text = first === last ? "repeat starts" : "repeats start";
+  const text = first === last ? `repeat: ${first - 1} back` : "repeats start";
   const shape = first === last
     ? { type: "line", x0: first - 0.5, x1: first - 0.5, y0: 0, y1: 1, yref: "paper", line: { color: "#16181d", width: 2, dash: "dashdot" } }
     : { type: "rect", x0: first - 0.5, x1: last - 0.5, y0: 0, y1: 1, yref: "paper", fillcolor: "rgba(127,127,127,0.15)", line: { width: 0 } };
@@ -71,7 +67,7 @@ function drawCopy(chart, data) {
     xaxis: { title: { text: "position in the sequence", standoff: 4 }, range: [0.5, copy.length + 0.5], fixedrange: true,
              tickvals: [32, 64, 96, 128].filter((t) => t <= copy.length) },
     yaxis: { title: { text: "bits per symbol", standoff: 4 }, range: [-0.2, copy.chance + 0.5], fixedrange: true,
-             tickvals: [0, Math.round(copy.chance / 2), Math.round(copy.chance)] },
+             tickvals: [0, copy.chance / 2, copy.chance], ticktext: ["0", (copy.chance / 2).toFixed(1), copy.chance.toFixed(0)] },
     ...mark,
   });
   const words = copy.models.map((m) => `${FAMILIES[m.kind].name} ${bitsText(m.first_bits)} bits before the repeat, ` +
@@ -105,36 +101,21 @@ function drawText(chart, data) {
     margin: { l: 8, r: 8, t: 8, b: 8 },
     xaxis: { type: "log", title: { text: "context T (chars)", standoff: 4 }, fixedrange: true,
              tickvals: text.contexts.filter((t) => [1, 4, 16, 64].includes(t)), range: [-0.1, Math.log10(longest) + 0.1] },
-    yaxis: { title: { text: "bits per char (text)", standoff: 4 }, fixedrange: true, range: [0, text.chance + 0.6],
+    yaxis: { title: { text: "bits per char", standoff: 4 }, fixedrange: true, range: [0, text.chance + 0.6],
              tickvals: [0, 2, 4, 6] },
-    annotations: [{ x: Math.log10(longest), y: text.chance, xanchor: "right", yanchor: "bottom", text: "chance", showarrow: false }],
+    annotations: [{ x: Math.log10(longest), y: text.chance, xanchor: "right", yanchor: "top", text: "chance", showarrow: false }],
   });
   const words = text.models.map((m) => `${FAMILIES[m.kind].name} from ${m.bits[0].mean.toFixed(2)} at T = 1 to ` +
     `${m.bits.at(-1).mean.toFixed(2)} at T = ${text.contexts.at(-1)}, no clear gain after T = ${m.stops_gaining}`);
   chart.setAttribute("aria-label", `Test text, bits per character against the context cut to T characters: ${words.join("; ")}.`);
 }
 
-// ---- under the charts: what was measured, and each model's rate
-
-function footer(data) {
-  const copy = data.copy;
-  const line = element("p", "ctx-notes");
-  const rates = data.copy.models.map((m) => `${FAMILIES[m.kind].name} ${rate(m.lr)}`).join(", ");
-  line.append(element("strong", "", `Copy test, ${copy.variant_label}. `), `Rates chosen on validation: ${rates}.`);
-  line.title = `${copy.variants[copy.variant]}. Each rate is the best of ${data.recipes.grid.map(rate).join(", ")} at ${data.recipes.budget}, ` +
-    `by ${data.recipes.measure} over seeds ${data.recipes.seeds.join(", ")} (${data.recipes.script}). The natural-text ` +
-    `models are the showdown's: ${data.text.targets} test characters of ${data.text.corpus}.`;
-  return line;
-}
-
 export function render(output, result) {
   const root = element("div", "ctx");
-  const charts = element("div", "ctx-charts");
   const copy = element("div", "demo-chart ctx-copy");
   const text = element("div", "demo-chart ctx-text");
-  charts.append(copy, text);
-  root.append(charts, footer(result));
-  output.replaceChildren(root); // the footer first in the flow: the charts are sized to the room it leaves
+  root.append(copy, text);
+  output.replaceChildren(root);
   drawCopy(copy, result);
   drawText(text, result);
 }
