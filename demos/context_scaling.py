@@ -269,9 +269,9 @@ def summarise(result: dict) -> str:
         first = (f"before the repeat the Transformer {bits_text(transformer['first_bits'])}, "
                  f"the LSTM {bits_text(lstm['first_bits'])}")
     rates = ", ".join(f"{m['label']} {rate_text(m['lr'])}" for m in copy["models"])
-    words = (f"Copy test, {copy['variant_label']}, bits per symbol ({over}; chance {copy['chance']:.2f}): {first}; "
+    words = (f"Copy test, {copy['variant_label']}, bits per symbol, {over}, chance {copy['chance']:.2f}: {first}; "
              f"on the repeats the Transformer {bits_text(transformer['repeat_bits'])}, the LSTM "
-             f"{bits_text(lstm['repeat_bits'])}. Learning rates chosen on validation: {rates}.")
+             f"{bits_text(lstm['repeat_bits'])}. Rates chosen on validation: {rates}.")
     stops = [f"{m['stops_gaining']} ({m['label']})" for m in text["models"]]
     words += f" Text, context cut to T: no clear gain after T = {stops[0]}, {stops[1]}."
     return words

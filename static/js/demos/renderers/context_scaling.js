@@ -64,9 +64,9 @@ function drawCopy(chart, data) {
   plot(chart, traces, {
     legend: TOP_LEGEND,
     margin: { l: 8, r: 8, t: 8, b: 8 },
-    xaxis: { title: { text: "position in the sequence", standoff: 4 }, range: [0.5, copy.length + 0.5], fixedrange: true,
+    xaxis: { title: { text: "position of the symbol", standoff: 4 }, range: [0.5, copy.length + 0.5], fixedrange: true,
              tickvals: [32, 64, 96, 128].filter((t) => t <= copy.length) },
-    yaxis: { title: { text: "bits per symbol", standoff: 4 }, range: [-0.2, copy.chance + 0.5], fixedrange: true,
+    yaxis: { title: { text: "bits", standoff: 4 }, range: [-0.2, copy.chance + 0.5], fixedrange: true,
              tickvals: [0, copy.chance / 2, copy.chance], ticktext: ["0", (copy.chance / 2).toFixed(1), copy.chance.toFixed(0)] },
     ...mark,
   });
@@ -99,9 +99,9 @@ function drawText(chart, data) {
   const longest = text.contexts.at(-1);
   plot(chart, traces, {
     margin: { l: 8, r: 8, t: 8, b: 8 },
-    xaxis: { type: "log", title: { text: "context T (chars)", standoff: 4 }, fixedrange: true,
+    xaxis: { type: "log", title: { text: "text: context T (chars)", standoff: 4 }, fixedrange: true,
              tickvals: text.contexts.filter((t) => [1, 4, 16, 64].includes(t)), range: [-0.1, Math.log10(longest) + 0.1] },
-    yaxis: { title: { text: "bits per char", standoff: 4 }, fixedrange: true, range: [0, text.chance + 0.6],
+    yaxis: { title: { text: "bits", standoff: 4 }, fixedrange: true, range: [0, text.chance + 0.6],
              tickvals: [0, 2, 4, 6] },
     annotations: [{ x: Math.log10(longest), y: text.chance, xanchor: "right", yanchor: "top", text: "chance", showarrow: false }],
   });
