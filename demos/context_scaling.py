@@ -77,7 +77,8 @@ def copy_config(kind: str, task: RepeatedStretch) -> ModelConfig:
                               n_layers=LAYERS, n_heads=HEADS, max_len=task.length, causal=True, fast_attention=True)
     if kind == "transformer":
         return transformer
-    return matching_width(replace(transformer, kind="lstm", forget_bias=1.0), count_parameters(build_model(transformer)))
+    lstm = replace(transformer, kind="lstm", forget_bias=1.0)
+    return matching_width(lstm, count_parameters(build_model(transformer)))
 
 
 class SequenceBatches:
@@ -155,7 +156,8 @@ def copy_test(params: dict, seeds: list[int], device: torch.device, progress) ->
     """Both families on the copy test: loss at each position, and on the first stretch and the repeats."""
     task, recipes = VARIANTS[params["variant"]], {kind: chosen(ID, kind) for kind in MODELS}
     jobs = [(kind, recipes[kind], seed) for kind in MODELS for seed in seeds]
-    models = dict(zip(((kind, seed) for kind, _, seed in jobs), train_copy(jobs, task, params["steps"], device, progress)))
+    trained = train_copy(jobs, task, params["steps"], device, progress)
+    models = {(kind, seed): model for (kind, _, seed), model in zip(jobs, trained)}
     tests = {seed: test_sequences(task, seed) for seed in seeds}  # read once: the recipes were chosen before
     families = []
     for kind in MODELS:
@@ -172,8 +174,9 @@ def copy_test(params: dict, seeds: list[int], device: torch.device, progress) ->
     predictable = torch.cat([tests[seed][2] for seed in seeds]).float().mean(dim=0)  # (length,)
     distance = (f"fixed distance ({task.shortest} back)" if task.shortest == task.longest else
                 f"varying distance ({task.shortest} to {task.longest} back)")
-    return {"variant": params["variant"], "variant_label": distance, "variants": VARIANT_WORDS, "length": task.length, "symbols": task.symbols,
-            "chance": math.log2(task.symbols), "repeat_starts": [task.shortest + 1, task.longest + 1],
+    return {"variant": params["variant"], "variant_label": distance, "variants": VARIANT_WORDS,
+            "length": task.length, "symbols": task.symbols, "chance": math.log2(task.symbols),
+            "repeat_starts": [task.shortest + 1, task.longest + 1],
             "predictable_share": [round(v, 4) for v in predictable.tolist()], "models": families,
             "steps": params["steps"], "batch_size": BATCH_SIZE, "test_sequences": TEST_SEQUENCES,
             "example": task.describe(tests[seeds[0]][1][0])}

@@ -1,7 +1,9 @@
-"""The made-up tasks of the memory slides (the Amnesia Test, Index Lookup, bounded Dyck-2), whose right answers are known exactly.
+"""The made-up tasks of the memory slides (the Amnesia Test, Index Lookup, bounded Dyck-2) and the
+copy test of "using the whole context", whose right answers are known exactly.
 
-Each task makes batches of token ids (B, T) that end in a question token, and the answer
-to that question (B,): a classifier reads its output at the last position. Batches come
+Each memory task makes batches of token ids (B, T) that end in a question token, and the answer
+to that question (B,): a classifier reads its output at the last position (the copy test is read
+at every position: see `RepeatedStretch`). Batches come
 from a `torch.Generator` the caller seeds, on the device they are wanted on, so the training
 data and the test data are drawn from separate streams (`data_generator(seed, stream, device)`)
 and training batches never wait for the host.

@@ -130,7 +130,8 @@ def test_the_fixed_copy_test_is_64_random_symbols_then_the_same_64():
     inputs, targets, predictable = task.sample(100, data_generator(0, TRAIN))
     assert inputs.shape == targets.shape == predictable.shape == (100, 128)
     assert torch.equal(targets[:, 64:], targets[:, :64])  # the second half repeats the first
-    assert (inputs[:, 0] == task.start).all() and torch.equal(inputs[:, 1:], targets[:, :-1])  # a start token, then shifted
+    assert (inputs[:, 0] == task.start).all()  # the model reads a start token, then the symbols before each target
+    assert torch.equal(inputs[:, 1:], targets[:, :-1])
     assert not predictable[:, :64].any() and predictable[:, 64:].all()  # positions 65 to 128 can be predicted
     assert targets.max() < 32 and len(targets[:, :64].unique()) == 32  # random symbols: every one occurs
     assert (targets[:, 1:64] != targets[:, :63]).float().mean() > 0.9  # and they do not repeat each other early

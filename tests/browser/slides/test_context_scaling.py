@@ -27,7 +27,7 @@ def test_draws_the_copy_test_beside_natural_text(open_page, screenshot_path):
         expect(legend).to_contain_text(name)
     dashes = {line.get_attribute("style") for line in legend.locator(".legendlines path").all()}
     assert len(dashes) == 3, "the two models and chance differ in dash, not only colour"
-    expect(copy.locator(".annotation")).to_have_text("repeat: 64 back")
+    expect(copy.locator(".annotation")).to_have_text("repeat64 back")  # on two lines
     expect(copy).to_have_attribute("aria-label", re.compile(r"bits before the repeat, .* on the repeats"))
 
     text = widget.locator(".ctx-text.js-plotly-plot")  # the same families: one legend serves both charts

@@ -2,11 +2,12 @@
 // sequences against its position (the mean over the seeds, each seed faint behind it), chance
 // dotted, and where the repeat starts marked. Right, natural text: the showdown's character models
 // on the same test characters with the context cut to T (mean over the seeds, a bar for their range).
-// One legend, above the copy test, serves both charts; the summary under them gives the numbers
+// One legend, beside the copy test, serves both charts; the summary under them gives the numbers
 // and the learning rate each model got.
 import { modelColors, plot } from "../charts.js";
 import { TOP_LEGEND, element } from "./shared/common.js";
 
+const RIGHT_LEGEND = { orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top" };
 const FAMILIES = { // colour, and a dash and marker too: the two never differ by colour alone
   transformer: { name: "Transformer", dash: "solid", symbol: "circle" },
   lstm: { name: "LSTM", dash: "dash", symbol: "square" },
@@ -31,11 +32,13 @@ function chanceLine(x, y, showlegend = true) {
 // Where the first repeated symbol sits: a line at a fixed distance, a band where it varies.
 function repeatMark(copy) {
   const [first, last] = copy.repeat_starts;
-  const text = first === last ? `repeat: ${first - 1} back` : "repeats start";
+  const text = first === last ? `repeat<br>${first - 1} back` : "repeats<br>start";
+  const span = { x0: first - 0.5, x1: last - 0.5, y0: 0, y1: 1, yref: "paper" };
   const shape = first === last
-    ? { type: "line", x0: first - 0.5, x1: first - 0.5, y0: 0, y1: 1, yref: "paper", line: { color: "#16181d", width: 2, dash: "dashdot" } }
-    : { type: "rect", x0: first - 0.5, x1: last - 0.5, y0: 0, y1: 1, yref: "paper", fillcolor: "rgba(127,127,127,0.15)", line: { width: 0 } };
-  const note = { x: last - 0.5, xanchor: "left", y: 0.5, yref: "paper", text: ` ${text}`, showarrow: false };
+    ? { type: "line", ...span, line: { color: "#16181d", width: 2, dash: "dashdot" } }
+    : { type: "rect", ...span, fillcolor: "rgba(127,127,127,0.15)", line: { width: 0 } };
+  const note = { x: last - 0.5, xanchor: "left", y: 0.5, yref: "paper", text, align: "left", showarrow: false,
+                 xshift: 4 };
   return { shapes: [shape], annotations: [note] };
 }
 
@@ -62,13 +65,15 @@ function drawCopy(chart, data) {
   traces.push(chanceLine(positions, copy.chance));
   const mark = repeatMark(copy);
   plot(chart, traces, {
-    legend: TOP_LEGEND,
+    legend: RIGHT_LEGEND, // beside the plot: the slide has more room across than down
     margin: { l: 8, r: 8, t: 8, b: 8 },
     xaxis: { title: { text: "position of the symbol", standoff: 4 }, range: [0.5, copy.length + 0.5], fixedrange: true,
              tickvals: [32, 64, 96, 128].filter((t) => t <= copy.length) },
     yaxis: { title: { text: "bits", standoff: 4 }, range: [-0.2, copy.chance + 0.5], fixedrange: true,
-             tickvals: [0, copy.chance / 2, copy.chance], ticktext: ["0", (copy.chance / 2).toFixed(1), copy.chance.toFixed(0)] },
+             tickvals: [0, copy.chance / 2, copy.chance],
+             ticktext: ["0", (copy.chance / 2).toFixed(1), copy.chance.toFixed(0)] },
     ...mark,
+    phone: { legend: TOP_LEGEND }, // a phone's chart is narrow, and tall enough for a row above it
   });
   const words = copy.models.map((m) => `${FAMILIES[m.kind].name} ${bitsText(m.first_bits)} bits before the repeat, ` +
     `${bitsText(m.repeat_bits)} on the repeats`);
@@ -103,11 +108,13 @@ function drawText(chart, data) {
              tickvals: text.contexts.filter((t) => [1, 4, 16, 64].includes(t)), range: [-0.1, Math.log10(longest) + 0.1] },
     yaxis: { title: { text: "bits", standoff: 4 }, fixedrange: true, range: [0, text.chance + 0.6],
              tickvals: [0, 2, 4, 6] },
-    annotations: [{ x: Math.log10(longest), y: text.chance, xanchor: "right", yanchor: "top", text: "chance", showarrow: false }],
+    annotations: [{ x: Math.log10(longest), y: text.chance, xanchor: "right", yanchor: "top", text: "chance",
+                    showarrow: false }],
   });
   const words = text.models.map((m) => `${FAMILIES[m.kind].name} from ${m.bits[0].mean.toFixed(2)} at T = 1 to ` +
     `${m.bits.at(-1).mean.toFixed(2)} at T = ${text.contexts.at(-1)}, no clear gain after T = ${m.stops_gaining}`);
-  chart.setAttribute("aria-label", `Test text, bits per character against the context cut to T characters: ${words.join("; ")}.`);
+  chart.setAttribute("aria-label",
+    `Test text, bits per character against the context cut to T characters: ${words.join("; ")}.`);
 }
 
 export function render(output, result) {
