@@ -54,7 +54,6 @@ BATCH_SIZE = 16
 WIDTH, LAYERS, HEADS = 64, 2, 4  # the Transformer (about 112k parameters); the LSTM is matched to it
 VALIDATION_SEQUENCES = 256  # recipes are chosen on these
 TEST_SEQUENCES = 512  # each seed's models are scored on these, once
-GUESSING = 0.05  # bits from chance within which a model is said to guess
 CONTEXTS = (1, 2, 4, 8, 16, 32, 64, 128, 256)  # natural text: the context lengths T tried (up to the models' own)
 PARAMS = [
     seed_param(),
@@ -172,8 +171,8 @@ def copy_test(params: dict, seeds: list[int], device: torch.device, progress) ->
             "repeat_bits": over_seeds([scores[seed][tests[seed][2]].mean().item() for seed in seeds]),
         })
     predictable = torch.cat([tests[seed][2] for seed in seeds]).float().mean(dim=0)  # (length,)
-    distance = (f"fixed distance ({task.shortest} back)" if task.shortest == task.longest else
-                f"varying distance ({task.shortest} to {task.longest} back)")
+    distance = (f"fixed distance, {task.shortest} back" if task.shortest == task.longest else
+                f"varying distance, {task.shortest} to {task.longest} back")
     return {"variant": params["variant"], "variant_label": distance, "variants": VARIANT_WORDS,
             "length": task.length, "symbols": task.symbols, "chance": math.log2(task.symbols),
             "repeat_starts": [task.shortest + 1, task.longest + 1],
@@ -261,23 +260,17 @@ def bits_text(stats: dict) -> str:
 
 
 def summarise(result: dict) -> str:
+    """The repeats' loss, each rate, and where each family stops gaining on text (before the repeat
+    every model guesses: that is on the chart, and in the text version)."""
     copy, text, seeds = result["copy"], result["text"], result["seeds"]
     transformer, lstm = copy["models"]
     over = f"mean (range) over {len(seeds)} seeds" if len(seeds) > 1 else f"seed {seeds[0]}"
-    before = [m["first_bits"] for m in copy["models"]]
-    if all(abs(b["mean"] - copy["chance"]) < GUESSING for b in before):  # both at chance: one phrase for both
-        low, high = min(b["min"] for b in before), max(b["max"] for b in before)
-        first = f"before the repeat both guessed ({low:.2f} to {high:.2f})"
-    else:
-        first = (f"before the repeat the Transformer {bits_text(transformer['first_bits'])}, "
-                 f"the LSTM {bits_text(lstm['first_bits'])}")
     rates = ", ".join(f"{m['label']} {rate_text(m['lr'])}" for m in copy["models"])
-    words = (f"Copy test, {copy['variant_label']}, bits per symbol, {over}, chance {copy['chance']:.2f}: {first}; "
-             f"on the repeats the Transformer {bits_text(transformer['repeat_bits'])}, the LSTM "
-             f"{bits_text(lstm['repeat_bits'])}. Rates chosen on validation: {rates}.")
     stops = [f"{m['stops_gaining']} ({m['label']})" for m in text["models"]]
-    words += f" Text, context cut to T: no clear gain after T = {stops[0]}, {stops[1]}."
-    return words
+    return (f"Copy test, {copy['variant_label']} ({over}, chance {copy['chance']:.2f} bits): on the repeats the "
+            f"Transformer {bits_text(transformer['repeat_bits'])} bits per symbol, the LSTM "
+            f"{bits_text(lstm['repeat_bits'])}. Rates chosen on validation: {rates}. Text, context cut to T: no "
+            f"clear gain after T = {stops[0]}, {stops[1]}.")
 
 
 def headline(result: dict) -> dict:

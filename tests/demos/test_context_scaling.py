@@ -96,7 +96,7 @@ def test_the_verdict_needs_every_seed_lower_on_the_repeats():
 
 def test_the_summary_and_headline_say_what_was_measured(result):
     summary = result["summary"]
-    assert "Copy test, fixed distance (64 back)" in summary and "on the repeats the Transformer" in summary
+    assert "Copy test, fixed distance, 64 back (seed 0, chance 5.00 bits): on the repeats the Transformer" in summary
     assert "Rates chosen on validation: Transformer" in summary and "Text, context cut to T" in summary
     row = context_scaling.headline(result)
     assert row["winner"] in ("transformer", "lstm", "tie") and row["winner"] == result["winner"]

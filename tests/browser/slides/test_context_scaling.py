@@ -37,7 +37,7 @@ def test_draws_the_copy_test_beside_natural_text(open_page, screenshot_path):
     expect(text).to_have_attribute("aria-label", re.compile(r"no clear gain after T = \d+"))
 
     summary = widget.locator(".demo-summary")
-    expect(summary).to_contain_text("Copy test, fixed distance (64 back), bits per symbol, seed 0, chance 5.00: ")
+    expect(summary).to_contain_text("Copy test, fixed distance, 64 back (seed 0, chance 5.00 bits): on the repeats")
     expect(summary).to_contain_text(re.compile(r"Rates chosen on validation: Transformer [\d.]+, LSTM [\d.]+\."))
     page.screenshot(path=screenshot_path("slide-12-context-scaling.png"))
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
