@@ -117,6 +117,16 @@ function drawText(chart, data) {
     `Test text, bits per character against the context cut to T characters: ${words.join("; ")}.`);
 }
 
+// The charts share a row whose height is what the toolbar, badge and summary leave, and those may
+// change after drawing (a badge that wraps): each chart is drawn again to its box when the box changes.
+function keepSized(output, charts) {
+  output.ctxResize?.disconnect();
+  output.ctxResize = new ResizeObserver(() => {
+    for (const chart of charts) if (window.Plotly && chart.isConnected) window.Plotly.Plots.resize(chart);
+  });
+  for (const chart of charts) output.ctxResize.observe(chart);
+}
+
 export function render(output, result) {
   const root = element("div", "ctx");
   const copy = element("div", "demo-chart ctx-copy");
@@ -125,4 +135,5 @@ export function render(output, result) {
   output.replaceChildren(root);
   drawCopy(copy, result);
   drawText(text, result);
+  keepSized(output, [copy, text]);
 }
