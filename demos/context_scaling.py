@@ -42,11 +42,11 @@ TITLE = "Using the whole context"
 MODELS = ("transformer", "lstm")
 VARIANTS = {  # the copy test's two forms: the length of the stretch that repeats, shortest and longest
     "fixed": RepeatedStretch(length=128, shortest=64, longest=64),  # 64 symbols, then the same 64 again
-    "varying": RepeatedStretch(length=128, shortest=8, longest=24),  # a stretch of 8 to 24, repeated to fill
+    "varying": RepeatedStretch(length=128, shortest=32, longest=64),  # a stretch of 32 to 64, repeated to fill
 }
 VARIANT_WORDS = {
     "fixed": "64 random symbols, then the same 64 again: the repeat sits 64 symbols back",
-    "varying": "a stretch of 8 to 24 random symbols, repeated to fill the window: how far back varies, "
+    "varying": "a stretch of 32 to 64 random symbols, repeated to fill the window: how far back varies, "
                "so the earlier copy must be found by its content",
 }
 STEPS = 400  # the slide's budget: measured to be enough for the Transformer to solve the fixed variant

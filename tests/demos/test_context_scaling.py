@@ -108,9 +108,9 @@ def test_the_longer_run_measures_the_varying_distance():
     assert effective_params(context_scaling, context_scaling.FULL_PARAMS)["variant"] == "varying"
     varied = run_demo(context_scaling, {**TINY, "variant": "varying"}, device=CPU, store=ModelStore())
     copy = varied["copy"]
-    assert copy["variant"] == "varying" and copy["repeat_starts"] == [9, 25]
-    assert copy["predictable_share"][:8] == [0.0] * 8 and copy["predictable_share"][24:] == [1.0] * 104
-    assert 0 < copy["predictable_share"][16] < 1  # some sequences repeat from here, others not yet
+    assert copy["variant"] == "varying" and copy["repeat_starts"] == [33, 65]
+    assert copy["predictable_share"][:32] == [0.0] * 32 and copy["predictable_share"][64:] == [1.0] * 64
+    assert 0 < copy["predictable_share"][48] < 1  # some sequences repeat from here, others not yet
 
 
 def test_warm_full_also_computes_each_demos_full_variant(app, only_fast_demos, monkeypatch):
