@@ -285,7 +285,7 @@ def headline(result: dict) -> dict:
 def format_text(result: dict) -> str:
     copy, text = result["copy"], result["text"]
     lines = [f"Copy test, {copy['variant']}: {copy['variants'][copy['variant']]}.",
-             f"  e.g. {copy['example'][:64]} {copy['example'][64:]}", "",
+             f"  e.g. {copy['example']}", "",
              f"{'position':>10}" + "".join(f"{m['label']:>14}" for m in copy["models"]) + f"{'repeat share':>14}"]
     for position in (1, 16, 32, 48, 64, 65, 66, 80, 96, 112, 128):
         if position <= copy["length"]:
