@@ -1,242 +1,306 @@
-"""Context scaling: does each model keep using the context as it reads on? A miniature of Kaplan et al.
-(2020), Figure 7.
+"""Using the whole context: does a model use what it read far back? Two measurements side by side.
 
-The character-level Transformer and LSTM of the generative showdown (the same models: trained on
-the Python documentation with the same batches and budget, the budget chosen on the validation
-text, several seeds) read test text in windows of `context` characters that lie inside one
-document each. For every position T of the window, the loss of the next character, averaged over
-the windows: how much better a model predicts once it has read T characters. Each curve is
-fitted with L(T) = a + b·T^(−c) (their Figure 20); an exponent at the edge of the range tried is
-flagged, as the fit has then found no power law.
+The copy test stands for Kaplan et al.'s (2020) per-token chart. Their finding: in language models
+with long contexts, a Transformer's loss keeps falling with a token's position across the whole
+context, while an LSTM's levels off within about 100 tokens. Much of what a Transformer gains late
+in a context is copying and completing what it has already read, the mechanism behind in-context
+learning (Olsson et al. 2022: induction heads). Toy language models cannot show that on real text
+(see below), so the copy test isolates it: random symbols in which a stretch repeats later in the
+window (`demos.core.tasks.RepeatedStretch`). Before the repeat every model must guess (chance:
+log2 of the alphabet); on the repeat, a model that uses the whole context drops toward zero bits.
+A small causal Transformer and an LSTM of as many parameters train on the same batches for the
+same steps, each at the learning rate chosen for it on validation sequences
+(`python -m benchmarks.recipes context_scaling`), with several seeds; the test sequences are read
+once, after that choice.
 
-The comparison is paired and by document: the two models' losses on the same windows, averaged
-per test document (the documents are independent; windows of one document are not), with standard
-errors over the documents. The verdict weighs the loss late in the context and the gain from
-reading on together, and calls it level when they are.
-
-With `sweep`, it also trains Transformers and LSTMs of several sizes and plots each one's test
-loss against its non-embedding parameters (their left panel); `flask --app app warm --full` does
-that before the lecture.
+Beside it, natural text without the position confound: the generative showdown's character models
+(the same ones, from the model store) score the same test characters with the context cut to T
+characters, for T from 1 to their whole context; so a curve shows what more context is worth, not
+also what kind of text sits early in a window. The summary says where each family stops gaining.
 """
 import math
+from dataclasses import replace
 
 import torch
+import torch.nn.functional as F
+from torch import nn
 
-from demos.core.fitting import EXPONENTS, fit_offset_power_law, fit_power_law
-from demos.core.models import count_parameters
+from demos.core.models import ModelConfig, build_model, count_parameters, matching_width
 from demos.core.python_docs import decode, load
+from demos.core.tasks import EVAL, TRAIN, RepeatedStretch, data_generator, held_out_generator
+from demos.core.training import Run, TrainConfig, language_model_loss, train_together
 from demos.runtime.params import Param, seed_param
-from demos.runtime.progress import share
-from demos.shared.char_models import CharLM, context_spans, document_windows, trained_models
+from demos.runtime.progress import Tally, share
+from demos.shared.char_models import CharLM, bits, document_windows, token_losses, trained_models
 from demos.shared.contenders import label
 from demos.shared.recap import headline as recap_row
-from demos.shared.seeds import over_seeds, seed_list, seeds_param
+from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.tuning import Study, chosen, how_chosen, lr_grid, rate_text
 
 ID = "context_scaling"
 TITLE = "Using the whole context"
+MODELS = ("transformer", "lstm")
+VARIANTS = {  # the copy test's two forms: the length of the stretch that repeats, shortest and longest
+    "fixed": RepeatedStretch(length=128, shortest=64, longest=64),  # 64 symbols, then the same 64 again
+    "varying": RepeatedStretch(length=128, shortest=32, longest=64),  # a stretch of 32 to 64, repeated to fill
+}
+VARIANT_WORDS = {
+    "fixed": "64 random symbols, then the same 64 again: the repeat sits 64 symbols back",
+    "varying": "a stretch of 32 to 64 random symbols, repeated to fill the window: how far back varies, "
+               "so the earlier copy must be found by its content",
+}
+STEPS = 400  # the slide's budget: measured to be enough for the Transformer to solve the fixed variant
+BATCH_SIZE = 16
+WIDTH, LAYERS, HEADS = 64, 2, 4  # the Transformer (about 112k parameters); the LSTM is matched to it
+VALIDATION_SEQUENCES = 256  # recipes are chosen on these
+TEST_SEQUENCES = 512  # each seed's models are scored on these, once
+CONTEXTS = (1, 2, 4, 8, 16, 32, 64, 128, 256)  # natural text: the context lengths T tried (up to the models' own)
 PARAMS = [
     seed_param(),
     seeds_param(),
-    Param("steps", "int", CharLM.steps, "Most training steps of each model (the same models as the generative "
-          "showdown's)", 20, 3000),
-    Param("sweep", "bool", False, "Also train models of several sizes for the left panel (minutes on a CPU: "
-                                  "the instructor computes it before the lecture)"),
+    Param("variant", "choice", "fixed", "The copy test: the repeat at a fixed distance (64 back), or at a varying "
+                                        "one (found by content: slower to learn)", choices=tuple(VARIANTS)),
+    Param("steps", "int", STEPS, "Training steps of each copy-test model (batch 16)", 20, 5000),
+    Param("text_steps", "int", CharLM.steps, "Most training steps of each character model (the generative "
+          "showdown's: at its default, the very same models)", 20, 20000),
 ]
-FULL_PARAMS = {"sweep": True, "steps": 3000}  # the long run `flask warm --full` computes: many minutes on a CPU
-MODELS = ("transformer", "lstm")
-SWEEP_WIDTHS = (32, 48, 64, 96)  # Transformer widths of the sweep; an LSTM is matched to each
-PAPER_ALPHA_N = 0.076  # Kaplan et al. (2020): L(N) = (N_c / N)^0.076 -- drawn as a reference only
-EXAMPLE_CHARACTERS = 100
+FULL_PARAMS = {"variant": "varying", "steps": 4000}  # the long run `flask warm --full` computes: minutes on a CPU
 
 
-def per_document(values: torch.Tensor, documents: torch.Tensor) -> torch.Tensor:
-    """The mean of `values` (one per window) within each document: (documents with windows,)."""
-    order = torch.unique(documents)
-    return torch.stack([values[documents == d].mean() for d in order])
+# ----------------------------------------------------------------------------- the copy test
 
 
-def paired(lstm: torch.Tensor, transformer: torch.Tensor) -> dict:
-    """The mean over documents of (LSTM − Transformer), and its standard error over the documents."""
-    diff = lstm - transformer
-    error = diff.std().item() / math.sqrt(len(diff)) if len(diff) > 1 else 0.0
-    return {"lstm_minus_transformer": diff.mean().item(), "standard_error": error, "documents": len(diff)}
+def copy_config(kind: str, task: RepeatedStretch) -> ModelConfig:
+    """The causal Transformer, or the LSTM (forget gates at 1) of the width that best matches its parameters."""
+    transformer = ModelConfig(kind="transformer", vocab_size=task.vocab_size, n_out=task.n_out, width=WIDTH,
+                              n_layers=LAYERS, n_heads=HEADS, max_len=task.length, causal=True, fast_attention=True)
+    if kind == "transformer":
+        return transformer
+    lstm = replace(transformer, kind="lstm", forget_bias=1.0)
+    return matching_width(lstm, count_parameters(build_model(transformer)))
 
 
-def ahead(difference: dict, lower_is_better: bool = True) -> str:
-    """"transformer", "lstm" or "tie" (within two standard errors) for a paired difference."""
-    gap, error = difference["lstm_minus_transformer"], difference["standard_error"]
-    if abs(gap) <= 2 * error:
-        return "tie"
-    return "transformer" if (gap > 0) == lower_is_better else "lstm"
+class SequenceBatches:
+    """Training batches of a seed: the same for every model trained with that seed, drawn on the device."""
+
+    def __init__(self, task: RepeatedStretch, seed: int, device: torch.device):
+        self.task, self.generator = task, data_generator(seed, TRAIN, device)
+
+    def draw(self, steps: int) -> tuple[torch.Tensor, torch.Tensor]:
+        inputs, targets, _ = self.task.sample(steps * BATCH_SIZE, self.generator)
+        return inputs.view(steps, BATCH_SIZE, -1), targets.view(steps, BATCH_SIZE, -1)  # (steps, B, length) each
 
 
-def verdict(comparison: dict) -> str:
-    """The recap's winner from the late loss and the late gain together: a model wins when its loss
-    late in the context is lower and its gain from reading on is not smaller; level otherwise."""
-    final, gain = ahead(comparison["late"]), ahead(comparison["late_gain"], lower_is_better=False)
-    return final if final != "tie" and gain in (final, "tie") else "tie"
+def validation_sequences(task: RepeatedStretch, seed: int) -> tuple[torch.Tensor, ...]:
+    """Where recipes are chosen: a stream of their own, never the test stream."""
+    return task.sample(VALIDATION_SEQUENCES, held_out_generator(seed))
 
 
-def fit_curve(curve: list[float]) -> dict:
-    positions = list(range(1, len(curve) + 1))
-    fit = fit_offset_power_law(positions, curve, weights=[1 / t for t in positions])
-    fit["at_edge"] = bool(fit["c"] <= EXPONENTS[0] * 1.0001 or fit["c"] >= EXPONENTS[-1] * 0.9999)
-    return fit
+def test_sequences(task: RepeatedStretch, seed: int) -> tuple[torch.Tensor, ...]:
+    """The seed's test sequences (drawn on the CPU, so every device is tested on the same ones)."""
+    return task.sample(TEST_SEQUENCES, data_generator(seed, EVAL))
 
 
-def measure(kind: str, runs: list[tuple]) -> dict:
-    """What the slide shows of one kind of model over the seeds (its test scores, kept since training)."""
-    curves = [info["test_by_position"] for _, info in runs]  # bits at each position, one curve per seed
-    mean_curve = [sum(values) / len(values) for values in zip(*curves)]
-    fits = [fit_curve(curve) for curve in curves]
-    model, info = runs[0]
-    return {
-        "kind": kind, "label": label(kind), "width": info["width"],
-        "parameters": count_parameters(model), "non_embedding_parameters": count_parameters(model, non_embedding=True),
-        "per_token_bits": [round(x, 4) for x in mean_curve],
-        "per_token_bits_by_seed": [[round(x, 4) for x in curve] for curve in curves],
-        "fit": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in fit_curve(mean_curve).items()},
-        "exponent": over_seeds([f["c"] for f in fits]),
-        "fits_at_edge": sum(f["at_edge"] for f in fits),
-        "bits": over_seeds([sum(c) / len(c) for c in curves]),
-        **{f"{span}_bits": over_seeds([sum(i["test_spans"][span]) / len(i["test_spans"][span]) for _, i in runs])
-           for span in context_spans(len(mean_curve))},
-        "steps_taken": [info["steps_taken"] for _, info in runs], "best_step": [info["best_step"] for _, info in runs],
-    }
+@torch.no_grad()
+def position_bits(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """The loss of every symbol of every sequence, in bits: (n, length)."""
+    model.eval()
+    logits = model(inputs.to(device)).float()  # (n, length, symbols)
+    nats = F.cross_entropy(logits.transpose(1, 2), targets.to(device), reduction="none")
+    return nats.cpu() / math.log(2)
 
 
-def compare(trained: dict, seeds: list[int], documents: torch.Tensor) -> dict:
-    """The two models on the same windows, per document (mean over seeds, in bits): early and late
-    loss, and the later context's gain (loss on the middle stretch minus loss on the late one)."""
-    def span(kind: str, name: str) -> torch.Tensor:  # (windows,): the mean over the seeds' models
-        return torch.tensor([trained[(kind, seed)][1]["test_spans"][name] for seed in seeds]).mean(dim=0)
+def train_copy(jobs: list[tuple[str, dict, int]], task: RepeatedStretch, steps: int, device: torch.device,
+               progress) -> list[nn.Module]:
+    """Train a model for each (kind, recipe, seed), all together; a seed's models see the same batches."""
+    tally = Tally(progress, {job_key(job): steps for job in jobs})
+    runs = []
+    for kind, recipe, seed in jobs:
+        torch.manual_seed(seed)
+        model = build_model(copy_config(kind, task)).to(device)
+        cfg = TrainConfig(steps=steps, lr=recipe["lr"], warmup=recipe.get("warmup", 0), report_every=50)
+        runs.append(Run(model, SequenceBatches(task, seed, device), language_model_loss, cfg,
+                        reporter(tally, (kind, recipe, seed))))
+    train_together(runs)
+    return [run.model for run in runs]
 
-    def by_document(values) -> dict:
-        return paired(per_document(values("lstm"), documents), per_document(values("transformer"), documents))
 
-    return {"early": by_document(lambda kind: span(kind, "early")),
-            "late": by_document(lambda kind: span(kind, "late")),
-            "late_gain": by_document(lambda kind: span(kind, "mid") - span(kind, "late"))}
+def job_key(job: tuple[str, dict, int]) -> tuple:
+    kind, recipe, seed = job
+    return kind, tuple(sorted(recipe.items())), seed
 
 
-def sweep(params: dict, device: torch.device, progress) -> dict:
-    """Test loss against non-embedding parameters for Transformers and matched LSTMs of several sizes."""
-    settings = [CharLM(kind=kind, seed=params["seed"], steps=params["steps"], width=width)
-                for width in SWEEP_WIDTHS for kind in MODELS]
-    points = []
-    for s, (model, info) in zip(settings, trained_models(settings, device, progress)):
-        points.append({"family": s.kind, "label": f"{label(s.kind)} (width {info['width']})", "width": info["width"],
-                       "non_embedding_parameters": count_parameters(model, non_embedding=True),
-                       "parameters": count_parameters(model), "bits": info["test_bits"]})
-    fits = {family: fit_power_law([p["non_embedding_parameters"] for p in points if p["family"] == family],
-                                  [p["bits"] for p in points if p["family"] == family]) for family in MODELS}
-    return {"points": points, "fits": fits, "paper_alpha": PAPER_ALPHA_N, "steps": params["steps"],
-            "seed": params["seed"]}
+def reporter(tally: Tally, job: tuple[str, dict, int]):
+    def report(step: int, losses: list[float]) -> bool:
+        tally.update(job_key(job), step, False, f"copy test, {label(job[0])}, seed {job[2]}: step {step}, "
+                                                f"{bits(losses[-1]):.2f} bits per symbol")
+        return False
+    return report
+
+
+def tuning() -> Study:
+    """Each contender's learning rate, chosen on validation sequences of the default (fixed) copy test."""
+    task = VARIANTS["fixed"]
+
+    def score(contender: str, recipe: dict, seed: int, device: torch.device) -> float:
+        model, = train_copy([(contender, recipe, seed)], task, STEPS, device, lambda *args: None)
+        inputs, targets, predictable = validation_sequences(task, seed)
+        return position_bits(model, inputs, targets, device)[predictable].mean().item()
+
+    return Study(ID, f"{STEPS} steps of {BATCH_SIZE} sequences of {task.length} symbols (the fixed copy test)",
+                 "validation bits per repeated symbol", {kind: lr_grid() for kind in MODELS}, score)
+
+
+def copy_test(params: dict, seeds: list[int], device: torch.device, progress) -> dict:
+    """Both families on the copy test: loss at each position, and on the first stretch and the repeats."""
+    task, recipes = VARIANTS[params["variant"]], {kind: chosen(ID, kind) for kind in MODELS}
+    jobs = [(kind, recipes[kind], seed) for kind in MODELS for seed in seeds]
+    trained = train_copy(jobs, task, params["steps"], device, progress)
+    models = {(kind, seed): model for (kind, _, seed), model in zip(jobs, trained)}
+    tests = {seed: test_sequences(task, seed) for seed in seeds}  # read once: the recipes were chosen before
+    families = []
+    for kind in MODELS:
+        scores = {seed: position_bits(models[(kind, seed)], tests[seed][0], tests[seed][1], device) for seed in seeds}
+        curves = [scores[seed].mean(dim=0).tolist() for seed in seeds]  # bits at each position, one curve per seed
+        families.append({
+            "kind": kind, "label": label(kind), "lr": recipes[kind]["lr"],
+            "width": models[(kind, seeds[0])].cfg.width, "parameters": count_parameters(models[(kind, seeds[0])]),
+            "per_position_bits": [round(sum(v) / len(v), 4) for v in zip(*curves)],
+            "per_position_bits_by_seed": [[round(v, 4) for v in curve] for curve in curves],
+            "first_bits": over_seeds([scores[seed][~tests[seed][2]].mean().item() for seed in seeds]),
+            "repeat_bits": over_seeds([scores[seed][tests[seed][2]].mean().item() for seed in seeds]),
+        })
+    predictable = torch.cat([tests[seed][2] for seed in seeds]).float().mean(dim=0)  # (length,)
+    distance = (f"fixed distance, {task.shortest} back" if task.shortest == task.longest else
+                f"varying distance, {task.shortest} to {task.longest} back")
+    return {"variant": params["variant"], "variant_label": distance, "variants": VARIANT_WORDS,
+            "length": task.length, "symbols": task.symbols, "chance": math.log2(task.symbols),
+            "repeat_starts": [task.shortest + 1, task.longest + 1],
+            "predictable_share": [round(v, 4) for v in predictable.tolist()], "models": families,
+            "steps": params["steps"], "batch_size": BATCH_SIZE, "test_sequences": TEST_SEQUENCES,
+            "example": task.describe(tests[seeds[0]][1][0])}
+
+
+# ----------------------------------------------------------------------------- natural text, context cut to T
+
+
+def stops_gaining(contexts: list[int], losses: torch.Tensor) -> int:
+    """The shortest context from which no longer one lowers the loss by more than two standard errors
+    (paired over the target characters); `losses` is (contexts, targets)."""
+    def gains(shorter: torch.Tensor, longer: torch.Tensor) -> bool:
+        gain = shorter - longer  # (targets,)
+        return bool(gain.mean() > 2 * gain.std() / math.sqrt(len(gain)))
+
+    for i, T in enumerate(contexts):
+        if not any(gains(losses[i], longer) for longer in losses[i + 1:]):
+            return T
+    return contexts[-1]
+
+
+def last_bits(model: nn.Module, windows: torch.Tensor, T: int, device: torch.device) -> torch.Tensor:
+    """The loss (bits) of each window's last character, read after only the T characters before it: (n,)."""
+    return token_losses(model, windows[:, -(T + 1):], device)[:, -1] / math.log(2)
+
+
+def natural_text(seeds: list[int], steps: int, device: torch.device, progress) -> dict:
+    """The showdown's character models on the same test characters, each read with its context cut to T."""
+    settings = [CharLM(kind=kind, seed=seed, steps=steps) for kind in MODELS for seed in seeds]
+    trained = dict(zip(((s.kind, s.seed) for s in settings), trained_models(settings, device, progress)))
+    corpus, context = load(), settings[0].context
+    windows, documents = document_windows(corpus, "test", context)  # (n, context + 1): the target is the last
+    contexts = [T for T in CONTEXTS if T <= context]
+    families = []
+    for kind in MODELS:
+        by_seed = torch.stack([torch.stack([last_bits(trained[(kind, seed)][0], windows, T, device) for T in contexts])
+                               for seed in seeds])  # (seeds, contexts, targets)
+        info = trained[(kind, seeds[0])][1]
+        families.append({
+            "kind": kind, "label": label(kind), "lr": info.get("lr"), "parameters": info["parameters"],
+            "bits": [over_seeds(by_seed[:, i].mean(dim=1).tolist()) for i in range(len(contexts))],
+            "stops_gaining": stops_gaining(contexts, by_seed.mean(dim=0)),
+        })
+    return {"contexts": contexts, "context": context, "models": families, "targets": len(windows),
+            "documents": len(torch.unique(documents)), "chance": math.log2(corpus.vocab_size),
+            "steps": settings[0].steps, "corpus": corpus.facts()["source"],
+            "example": decode(windows[0, -1 - min(context, 48):].tolist())}
+
+
+# ----------------------------------------------------------------------------- the run
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × steps × model sizes: the engine scales its time
-    estimates for new settings by it."""
-    return params["seeds"] * params["steps"] * (1 + len(SWEEP_WIDTHS) * params["sweep"])
+    """How the run's cost grows with its settings, seeds × (copy-test steps + the character models'
+    training, when not kept from the showdown): the engine scales its time estimates for new settings by it."""
+    return params["seeds"] * (params["steps"] + params["text_steps"])
 
 
 def run(params: dict, progress, device: torch.device) -> dict:
-    corpus, seeds = load(), seed_list(params["seed"], params["seeds"])
-    context = CharLM.context
-    training = share(progress, 0, 0.6 if params["sweep"] else 1.0)
-    settings = [CharLM(kind=kind, seed=seed, steps=params["steps"]) for kind in MODELS for seed in seeds]
-    trained = dict(zip(((s.kind, s.seed) for s in settings), trained_models(settings, device, training)))
-    test, documents = document_windows(corpus, "test", context)  # the windows the models were scored on
-    models = [measure(kind, [trained[(kind, seed)] for seed in seeds]) for kind in MODELS]
-    comparison = compare(trained, seeds, documents)
-    result = {"context": context, "windows": context_spans(context), "models": models, "seeds": seeds,
-              "comparison": comparison, "winner": verdict(comparison),
-              "data": {"test_windows": len(test), "test_documents": len(torch.unique(documents)),
-                       "example": decode(test[0, :EXAMPLE_CHARACTERS].tolist()), "corpus": corpus.facts()},
-              "sweep": sweep(params, device, share(progress, 0.6, 1.0)) if params["sweep"] else None,
-              "sweep_models": 2 * len(SWEEP_WIDTHS), "exponent_range": [float(EXPONENTS[0]), float(EXPONENTS[-1])]}
+    seeds = seed_list(params["seed"], params["seeds"])
+    copy = copy_test(params, seeds, device, share(progress, 0, 0.6))
+    text = natural_text(seeds, params["text_steps"], device, share(progress, 0.6, 1.0))
+    result = {"copy": copy, "text": text, "seeds": seeds, "recipes": how_chosen(ID)}
+    result["winner"] = verdict(copy)
     result["summary"] = summarise(result)
     return result
+
+
+def verdict(copy: dict) -> str:
+    """Who predicted the repeats better with every seed (all of one's losses below all of the other's)."""
+    transformer, lstm = (m["repeat_bits"] for m in copy["models"])
+    if transformer["max"] < lstm["min"]:
+        return "transformer"
+    return "lstm" if lstm["max"] < transformer["min"] else "tie"
 
 
 # ----------------------------------------------------------------------------- words
 
 
-def positions(span: list[int]) -> str:
-    return f"characters {span[0]}–{span[1]}" if span[0] != span[1] else f"character {span[0]}"
+def bits_text(stats: dict) -> str:
+    return spread_text(stats, ".2f")
 
 
 def summarise(result: dict) -> str:
-    transformer, lstm = result["models"]
-    spans, comparison = result["windows"], result["comparison"]
-    names = {"transformer": "the Transformer", "lstm": "the LSTM"}
-
-    def moved(model: dict) -> str:
-        change = model["mid_bits"]["mean"] - model["late_bits"]["mean"]
-        if abs(change) < 0.005:
-            return f"{names[model['kind']]}'s loss stayed within 0.01 bits"
-        return f"{names[model['kind']]}'s loss {'fell' if change > 0 else 'rose'} {abs(change):.2f} bits"
-
-    def difference(key: str) -> str:
-        d = comparison[key]
-        return f"{abs(d['lstm_minus_transformer']):.2f} ± {d['standard_error']:.2f}"
-
-    documents = comparison["late"]["documents"]
-    early_leader, late_leader = ahead(comparison["early"]), ahead(comparison["late"])
-    early = (f"the two were level on {positions(spans['early'])} ({difference('early')} bits apart)"
-             if early_leader == "tie" else
-             f"{names[early_leader]} was ahead on {positions(spans['early'])} by {difference('early')} bits")
-    late = (f"on {positions(spans['late'])} the two were level ({difference('late')} bits apart)" if late_leader == "tie"
-            else f"on {positions(spans['late'])} {names[late_leader]} was lower by {difference('late')} bits")
-    seeds = result["seeds"]
-    over = f"mean over {len(seeds)} seeds" if len(seeds) > 1 else f"seed {seeds[0]}"
-    text = (f"On {result['data']['test_windows']:,} windows of test text from {documents} documents ({over}; "
-            f"± one standard error), {early}. From "
-            f"{positions(spans['mid'])} to {spans['late'][0]}–{spans['late'][1]} {moved(transformer)} and {moved(lstm)}; "
-            f"{late}.")
-    gain_leader = ahead(comparison["late_gain"], lower_is_better=False)
-    text += (" Neither gained clearly more from the later context." if gain_leader == "tie" else
-             f" {names[gain_leader].capitalize()} gained more from the later context ({difference('late_gain')} bits).")
-    for model in (transformer, lstm):
-        if model["fits_at_edge"]:
-            text += (f" The {label(model['kind'])}'s fit put the exponent at the edge of the range tried "
-                     f"({model['fits_at_edge']} of {len(result['seeds'])} seeds): no power law there.")
-    if result["sweep"]:
-        fits = ", ".join(f"{label(family)} {fit['alpha']:.3f}" for family, fit in result["sweep"]["fits"].items())
-        text += (f" Across {len(result['sweep']['points'])} sizes the fitted exponents α of L ∝ N^−α were {fits} "
-                 f"(the paper's: {result['sweep']['paper_alpha']}, for far larger models).")
-    return text
+    """The repeats' loss, each rate, and where each family stops gaining on text (before the repeat
+    every model guesses: that is on the chart, and in the text version)."""
+    copy, text, seeds = result["copy"], result["text"], result["seeds"]
+    transformer, lstm = copy["models"]
+    over = f"mean (range) over {len(seeds)} seeds" if len(seeds) > 1 else f"seed {seeds[0]}"
+    rates = ", ".join(f"{m['label']} {rate_text(m['lr'])}" for m in copy["models"])
+    stops = [f"{m['stops_gaining']} ({m['label']})" for m in text["models"]]
+    return (f"Copy test, {copy['variant_label']} ({over}, chance {copy['chance']:.2f} bits): on the repeats the "
+            f"Transformer {bits_text(transformer['repeat_bits'])} bits per symbol, the LSTM "
+            f"{bits_text(lstm['repeat_bits'])}. Rates chosen on validation: {rates}. Text, context cut to T: no "
+            f"clear gain after T = {stops[0]}, {stops[1]}.")
 
 
 def headline(result: dict) -> dict:
-    """For the recap: the late loss and the late gain together, level when they are."""
-    transformer, lstm = result["models"]
-    return recap_row("Using the whole context", result["winner"],
-                     f"late loss: Transformer {transformer['late_bits']['mean']:.2f}, LSTM {lstm['late_bits']['mean']:.2f} "
-                     f"bits; gain from reading on: Transformer "
-                     f"{transformer['mid_bits']['mean'] - transformer['late_bits']['mean']:.2f}, LSTM "
-                     f"{lstm['mid_bits']['mean'] - lstm['late_bits']['mean']:.2f}")
+    """For the recap, and the poll: who predicted the repeated symbols better, with every seed."""
+    copy = result["copy"]
+    transformer, lstm = copy["models"]
+    return recap_row(f"Copy test ({copy['variant']})", result["winner"],
+                     f"bits per repeated symbol: Transformer {bits_text(transformer['repeat_bits'])}, LSTM "
+                     f"{bits_text(lstm['repeat_bits'])}, chance {copy['chance']:.2f}")
 
 
 def format_text(result: dict) -> str:
-    lines = [f"Test text, e.g.: {result['data']['example']!r} ...", ""]
-    lines.append(f"{'position T':>10}" + "".join(f"{m['label']:>14}" for m in result["models"]))
-    for position in sorted({1, 2, 4, 8, 16, 32, 64, 128, result["context"]}):
-        if position <= result["context"]:
-            lines.append(f"{position:>10}" + "".join(f"{m['per_token_bits'][position - 1]:>14.3f}" for m in result["models"]))
-    lines.append("")
-    for m in result["models"]:
-        fit = m["fit"]
-        edge = " (at the edge of the range: no power law)" if fit["at_edge"] else ""
-        lines.append(f"{m['label']}: {m['non_embedding_parameters']:,} non-embedding parameters; L(T) = {fit['a']:.2f} "
-                     f"{'−' if fit['b'] < 0 else '+'} {abs(fit['b']):.2f}·T^−{fit['c']:.2f}{edge} (rms error "
-                     f"{fit['rmse']:.3f} bits); exponent over seeds {m['exponent']['mean']:.2f} "
-                     f"({m['exponent']['min']:.2f}–{m['exponent']['max']:.2f})")
-    if result["sweep"]:
-        lines += ["", "Sweep: test bits per character against non-embedding parameters"]
-        for point in sorted(result["sweep"]["points"], key=lambda p: (p["family"], p["non_embedding_parameters"])):
-            lines.append(f"  {point['label']:<28} {point['non_embedding_parameters']:>9,}  {point['bits']:.3f}")
-        for family, fit in result["sweep"]["fits"].items():
-            lines.append(f"  fitted exponent, {label(family)}: α = {fit['alpha']:.3f}")
-    lines += ["", result["summary"]]
+    copy, text = result["copy"], result["text"]
+    lines = [f"Copy test, {copy['variant']}: {copy['variants'][copy['variant']]}.",
+             f"  e.g. {copy['example']}", "",
+             f"{'position':>10}" + "".join(f"{m['label']:>14}" for m in copy["models"]) + f"{'repeat share':>14}"]
+    for position in (1, 16, 32, 48, 64, 65, 66, 80, 96, 112, 128):
+        if position <= copy["length"]:
+            lines.append(f"{position:>10}" + "".join(f"{m['per_position_bits'][position - 1]:>14.3f}"
+                                                     for m in copy["models"])
+                         + f"{copy['predictable_share'][position - 1]:>14.0%}")
+    for m in copy["models"]:
+        lines.append(f"{m['label']} ({m['parameters']:,} parameters, learning rate {rate_text(m['lr'])}): first "
+                     f"stretch {bits_text(m['first_bits'])}, repeats {bits_text(m['repeat_bits'])} bits per symbol")
+    lines += ["", f"Natural text, the same {text['targets']:,} test characters, context cut to T (bits per character):",
+              f"{'T':>10}" + "".join(f"{m['label']:>20}" for m in text["models"])]
+    for i, T in enumerate(text["contexts"]):
+        lines.append(f"{T:>10}" + "".join(f"{bits_text(m['bits'][i]):>20}" for m in text["models"]))
+    recipes = result["recipes"]
+    lines += ["", f"Learning rates chosen on validation sequences ({recipes['budget']}; {recipes['script']}): "
+              + ", ".join(f"{label(kind)} {rate_text(r['lr'])}" for kind, r in recipes["recipes"].items()),
+              "", result["summary"]]
     return "\n".join(lines)

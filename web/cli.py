@@ -14,7 +14,8 @@ from web.engine import get_engine
 
 @click.command("warm")
 @click.argument("demo_ids", nargs=-1)
-@click.option("--full", is_flag=True, help="Then also each demo's long variant (its FULL_PARAMS: context scaling's sweep).")
+@click.option("--full", is_flag=True,
+              help="Then also each demo's long variant (its FULL_PARAMS, e.g. the copy test's varying distance).")
 @with_appcontext
 def warm_command(demo_ids: tuple[str, ...], full: bool):
     """Train and cache the default result of every demo (or of DEMO_IDS). Safe to run while the

@@ -1,7 +1,9 @@
-"""The made-up tasks of the memory slides (the Amnesia Test, Index Lookup, bounded Dyck-2), whose right answers are known exactly.
+"""The made-up tasks of the memory slides (the Amnesia Test, Index Lookup, bounded Dyck-2) and the
+copy test of "using the whole context", whose right answers are known exactly.
 
-Each task makes batches of token ids (B, T) that end in a question token, and the answer
-to that question (B,): a classifier reads its output at the last position. Batches come
+Each memory task makes batches of token ids (B, T) that end in a question token, and the answer
+to that question (B,): a classifier reads its output at the last position (the copy test is read
+at every position: see `RepeatedStretch`). Batches come
 from a `torch.Generator` the caller seeds, on the device they are wanted on, so the training
 data and the test data are drawn from separate streams (`data_generator(seed, stream, device)`)
 and training batches never wait for the host.
@@ -224,3 +226,65 @@ class BoundedDyck:
 
     def label(self, answer: int) -> str:
         return "balanced" if answer else "not balanced"
+
+
+# ----------------------------------------------------------------------------- the copy test
+
+
+def held_out_generator(seed: int, device: torch.device | str = "cpu") -> torch.Generator:
+    """A generator for validation data, which recipes are chosen on: a stream of its own. (A CPU
+    generator keeps 32 bits of its seed, and `data_generator`'s streams of the seeds below 2**30 use
+    the numbers below 2**31; these count down from 2**32 - 1.)"""
+    return torch.Generator(device=device).manual_seed(2**32 - 1 - seed)
+
+
+@dataclass(frozen=True)
+class RepeatedStretch:
+    """The copy test: a stretch of random symbols, repeated to fill a window of `length`; a language
+    model predicts every symbol from the ones before it.
+
+    The stretch is `period` symbols long, drawn for each sequence from `shortest` to `longest`. With
+    one period (the "fixed" variant: 64 symbols, then the same 64 again) the repeat sits at a fixed
+    distance, so a model can copy by looking that far back. With a range of periods (the "varying"
+    variant) it must find the earlier copy by its content: match the symbols just read to where they
+    were read before and predict what came next there (an induction head, Olsson et al. 2022).
+    Symbols in the first stretch cannot be predicted (chance: log2(symbols) bits); every later one can.
+    The model reads a start token, then the symbols: position k (from 1) is predicted from the k − 1
+    symbols before it."""
+
+    length: int = 128
+    shortest: int = 64
+    longest: int = 64
+    symbols: int = 32
+
+    @property
+    def vocab_size(self) -> int:
+        return self.symbols + 1  # the symbols, then the start token
+
+    @property
+    def n_out(self) -> int:
+        return self.symbols
+
+    @property
+    def start(self) -> int:
+        return self.symbols
+
+    def sample(self, n: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(inputs, targets, predictable), each (n, length): the start token and the symbols before
+        each target; the symbols; whether each symbol repeats an earlier one (can be predicted)."""
+        assert 1 <= self.shortest <= self.longest < self.length
+        device = generator.device
+        stretch = torch.randint(self.symbols, (n, self.longest), generator=generator, device=device)  # (n, longest)
+        period = torch.randint(self.shortest, self.longest + 1, (n, 1), generator=generator, device=device)  # (n, 1)
+        place = torch.arange(self.length, device=device)  # (length,)
+        targets = stretch.gather(1, place % period)  # (n, length): position k holds stretch[k mod period]
+        start = torch.full((n, 1), self.start, device=device)
+        predictable = place >= period  # (n, length): in a repeat
+        return torch.cat([start, targets[:, :-1]], dim=1), targets, predictable
+
+    def describe(self, row: torch.Tensor) -> str:
+        """One sequence of symbols as letters and digits: "K3F…"."""
+        return "".join(SYMBOL_NAMES[t] for t in row.tolist())
+
+
+SYMBOL_NAMES = LETTERS + "0123456789"  # enough names for 36 symbols

@@ -1,5 +1,6 @@
 """The made-up tasks: their inputs and the answers they expect. Index Lookup asks for the symbol at
-a named position; bounded Dyck-2 is checked against hand-checked strings, its balanced strings are drawn
+a named position; the copy test repeats its stretch where it says, and marks exactly the symbols that
+can be predicted; bounded Dyck-2 is checked against hand-checked strings, its balanced strings are drawn
 evenly, and its near misses are never in the language and each of the kind it says."""
 import itertools
 import random
@@ -9,13 +10,16 @@ import pytest
 import torch
 
 from demos.core.tasks import (
+    EVAL,
     NEAR_MISSES,
     TRAIN,
     BoundedDyck,
     IndexLookup,
+    RepeatedStretch,
     balanced_brackets,
     data_generator,
     edit,
+    held_out_generator,
     is_bounded_dyck,
     near_miss,
     near_miss_kind,
@@ -119,3 +123,38 @@ def test_index_lookup_asks_for_the_token_at_the_named_position():
     positions = inputs[:, -1] - task.symbols
     assert inputs.shape == (200, 13) and bool(((positions >= 0) & (positions < 12)).all())
     assert torch.equal(targets, inputs[torch.arange(200), positions])
+
+
+def test_the_fixed_copy_test_is_64_random_symbols_then_the_same_64():
+    task = RepeatedStretch(length=128, shortest=64, longest=64, symbols=32)
+    inputs, targets, predictable = task.sample(100, data_generator(0, TRAIN))
+    assert inputs.shape == targets.shape == predictable.shape == (100, 128)
+    assert torch.equal(targets[:, 64:], targets[:, :64])  # the second half repeats the first
+    assert (inputs[:, 0] == task.start).all()  # the model reads a start token, then the symbols before each target
+    assert torch.equal(inputs[:, 1:], targets[:, :-1])
+    assert not predictable[:, :64].any() and predictable[:, 64:].all()  # positions 65 to 128 can be predicted
+    assert targets.max() < 32 and len(targets[:, :64].unique()) == 32  # random symbols: every one occurs
+    assert (targets[:, 1:64] != targets[:, :63]).float().mean() > 0.9  # and they do not repeat each other early
+
+
+def test_the_varying_copy_test_repeats_a_stretch_of_varying_length_and_marks_where():
+    task = RepeatedStretch(length=128, shortest=8, longest=24)
+    _, targets, predictable = task.sample(500, data_generator(1, TRAIN))
+    periods = (~predictable).sum(dim=1)  # the symbols before the first repeat: the stretch
+    assert periods.min() == 8 and periods.max() == 24  # every length from 8 to 24 is drawn
+    assert len(periods.unique()) == 17
+    for row, period, marks in zip(targets, periods.tolist(), predictable):
+        assert torch.equal(row[period:], row[:128 - period])  # each symbol repeats the one `period` back
+        assert not marks[:period].any() and marks[period:].all()
+
+
+def test_training_validation_and_test_sequences_come_from_separate_streams():
+    task = RepeatedStretch()
+    draws = [task.sample(4, generator)[1] for generator in
+             (data_generator(0, TRAIN), data_generator(0, EVAL), held_out_generator(0), held_out_generator(1))]
+    assert all(not torch.equal(a, b) for i, a in enumerate(draws) for b in draws[i + 1:])
+    assert torch.equal(task.sample(4, held_out_generator(0))[1], draws[2])  # each repeats for its seed
+    # a CPU generator keeps only 32 bits of its seed: no two streams of the first 1,000 seeds share them
+    seeds = [g.initial_seed() % 2**32 for s in range(1000)
+             for g in (data_generator(s, TRAIN), data_generator(s, EVAL), held_out_generator(s))]
+    assert len(set(seeds)) == len(seeds)

@@ -18,7 +18,7 @@ TINY = {
     "attention_matrix": {"steps": 10},
     "training_progression": {"epochs": 1},
     "speed_race": {"lengths": [64, 128], "width": 64, "batch": 1, "repeats": 2, "loop_max_length": 64},
-    "context_scaling": {"steps": 20, "seeds": 1},
+    "context_scaling": {"steps": 20, "text_steps": 20, "seeds": 1},
     "generation": {"steps": 20, "characters": 10, "seeds": 1},
     "dyck": {"lengths": [20], "steps": 50, "width": 8, "seeds": 2},
 }

@@ -1,67 +1,59 @@
-"""Context scaling in a real browser: tiny settings, Run, and the per-character loss against position
-with its fits, the table of fitted constants, and the size sweep: absent (with a note saying it
-belongs to the longer run), or computed in the run when asked for."""
+"""Using the whole context in a real browser: tiny settings, Run, and the copy test's loss at every
+position for both families (told apart by dash as well as colour) with chance dotted and the repeat's
+start marked; beside it natural text against the context length T; under both the summary names
+the variant measured and the rate each model got. The whole slide is legible, without scrolling inside the demo, on a
+1024×768 projector and on a 390×844 phone."""
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
-from tests.browser.widget import open_demo, run_and_wait, set_params
+from tests.browser.legibility import measure, problems
+from tests.browser.test_legibility import SETTLED
+from tests.browser.widget import open_demo, run_and_wait
+
+TINY = {"steps": 20, "text_steps": 20, "seeds": 1}
 
 
-def run_tiny(widget, sweep: bool):
-    set_params(widget, steps=20, seeds=1, sweep=sweep)
+def test_draws_the_copy_test_beside_natural_text(open_page, screenshot_path):
+    page, widget = open_demo(open_page, "context_scaling", **TINY)
     run_and_wait(widget)
 
-
-def test_plots_loss_against_position_with_fits_and_notes_the_missing_sweep(open_page, screenshot_path):
-    page, widget = open_demo(open_page, "context_scaling")
-    run_tiny(widget, sweep=False)
-
-    chart = widget.locator(".ctx-positions.js-plotly-plot")
-    expect(chart).to_have_count(1)
-    legend = chart.locator(".legend")
-    expect(legend.locator(".traces")).to_have_count(3)  # Transformer, LSTM, what the dashed lines are
-    for name in ("Transformer", "LSTM", "fit"):
+    copy = widget.locator(".ctx-copy.js-plotly-plot")
+    legend = copy.locator(".legend")
+    expect(legend.locator(".traces")).to_have_count(3)  # Transformer, LSTM, chance
+    for name in ("Transformer", "LSTM", "chance"):
         expect(legend).to_contain_text(name)
-    markers = legend.locator(".legendpoints path.scatterpts")
-    assert len({m.get_attribute("d") for m in markers.all()}) == 2, "the two models' markers differ in shape, not only colour"
-    expect(chart.locator(".xtick text").first).to_have_text("1")  # a log axis of positions from the first
-    expect(chart).to_have_attribute("aria-label", re.compile(r"at character 128"))  # the whole context
+    dashes = {line.get_attribute("style") for line in legend.locator(".legendlines path").all()}
+    assert len(dashes) == 3, "the two models and chance differ in dash, not only colour"
+    expect(copy.locator(".annotation")).to_have_text("repeat64 back")  # on two lines
+    expect(copy).to_have_attribute("aria-label", re.compile(r"bits before the repeat, .* on the repeats"))
 
-    rows = widget.locator(".ctx-fits tr")
-    expect(rows).to_have_count(2)
-    expect(rows.nth(0)).to_contain_text("Transformer")
-    formula = re.compile(r"^L\(T\) = \d+\.\d\d [+−] \d+\.\d\d·T−\d+\.\d\d( \(at the edge\))?$")
-    expect(rows.nth(0).locator(".ctx-fit-formula")).to_have_text(formula)
-    expect(rows.nth(0).locator(".ctx-formula sup")).to_have_text(re.compile(r"^−\d+\.\d\d$"))  # a raised exponent, not "^"
-    for line in rows.locator(".ctx-formula").all():  # each formula on one line
-        assert line.evaluate("f => f.getClientRects().length") == 1
-    expect(rows.nth(1)).to_contain_text("LSTM")
-    expect(rows.nth(1)).to_have_attribute("title", re.compile(r"non-embedding parameters"))
-    expect(widget.locator(".ctx-example")).to_contain_text("Test text: ")
+    text = widget.locator(".ctx-text.js-plotly-plot")  # the same families: one legend serves both charts
+    expect(text.locator(".legend")).to_have_count(0)
+    expect(text.locator(".annotation")).to_have_text("chance")
+    expect(text.locator(".xtick text").first).to_have_text("1")  # the context from one character
+    expect(text).to_have_attribute("aria-label", re.compile(r"no clear gain after T = \d+"))
 
-    expect(widget.locator(".ctx-sweep-note")).to_contain_text("is part of the longer run")
     summary = widget.locator(".demo-summary")
-    expect(summary).to_contain_text("windows of test text from")
-    expect(summary).to_contain_text("(seed 0; ± one standard error)")
+    expect(summary).to_contain_text("Copy test, fixed distance, 64 back (seed 0, chance 5.00 bits): on the repeats")
+    expect(summary).to_contain_text(re.compile(r"Rates chosen on validation: Transformer [\d.]+, LSTM [\d.]+\."))
+    page.screenshot(path=screenshot_path("slide-12-context-scaling.png"))
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
-    page.screenshot(path=screenshot_path("slide-11-context-scaling.png"))
 
 
-def test_draws_the_size_sweep_when_asked_for_it(open_page, screenshot_path):
-    page, widget = open_demo(open_page, "context_scaling")
-    run_tiny(widget, sweep=True)
-    sweep = widget.locator(".ctx-sweep-chart.js-plotly-plot")
-    expect(sweep).to_have_count(1)
-    expect(sweep.locator(".legend .traces")).to_have_count(3)
-    for name in ("Transformer", "LSTM", "paper: α 0.076"):
-        expect(sweep.locator(".legend")).to_contain_text(name)
-    expect(sweep.locator(".scatterlayer .point")).to_have_count(8)  # 4 sizes × 2 families
-    expect(widget.locator(".demo-summary")).to_contain_text("Across 8 sizes the fitted exponents")
-
-    page.screenshot(path=screenshot_path("slide-11-context-scaling-sweep.png"))
-
-    run_tiny(widget, sweep=False)  # the quick run again: the curves take the width, a line names what is left out
-    expect(widget.locator(".ctx-sweep-chart")).to_have_count(0)
-    expect(widget.locator(".ctx-sweep-note")).to_have_text("Loss against model size (8 models) is part of the longer run.")
+@pytest.mark.parametrize("width, height", [(1024, 768), (390, 844)])
+def test_the_whole_result_is_legible_without_scrolling_the_demo(open_page, screenshot_path, width, height):
+    page, widget = open_demo(lambda path: open_page(path, width=width, height=height), "context_scaling", **TINY)
+    run_and_wait(widget)
+    expect(widget.locator(".ctx-text.js-plotly-plot")).to_have_count(1)
+    assert page.evaluate(SETTLED, "slide-context_scaling"), "the result never stopped moving"
+    page.screenshot(path=screenshot_path(f"slide-12-context-scaling-{width}x{height}.png"), full_page=True)
+    output = widget.locator(".demo-output")
+    assert output.evaluate("o => o.scrollHeight <= o.clientHeight + 1"), "the demo box scrolls"
+    found = problems(*measure(page, "slide-context_scaling"))
+    assert not found, found
+    if width > 760:  # the projector: the whole slide on one screen
+        box = widget.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height + 1
