@@ -92,3 +92,18 @@ def test_flask_device_setting_reaches_the_engine(tmp_path):
 def test_flask_warm_refuses_an_unknown_demo(tmp_path):
     out = run("-m", "flask", "--app", "app", "warm", "nope", env={"FLASK_CACHE_DIR": str(tmp_path)})
     assert out.returncode != 0 and "unknown demo(s): nope" in out.stderr
+
+
+def test_flask_warm_without_demo_ids_warms_the_deck_in_slide_order(app, monkeypatch):
+    from slides import demo_ids
+    from web.deck import get_deck
+    from web.engine import get_engine
+
+    with app.app_context():
+        engine, on_slides = get_engine(), demo_ids(get_deck())
+    computed = []
+    monkeypatch.setattr(type(engine), "compute", lambda self, demo, params, key, progress=None: computed.append(
+        demo.ID) or (None, True))
+    result = app.test_cli_runner().invoke(args=["warm"])
+    assert result.exit_code == 0, result.output
+    assert computed[:len(on_slides)] == on_slides and "recap" not in computed

@@ -7,7 +7,7 @@ from flask.cli import with_appcontext
 
 from demos import DEMOS
 from demos.runtime.progress import ProgressBar
-from slides import demo_ids
+import slides
 from web.deck import get_deck
 from web.engine import get_engine
 
@@ -25,7 +25,7 @@ def warm_command(demo_ids: tuple[str, ...], full: bool):
     if unknown:
         raise click.UsageError(f"unknown demo(s): {', '.join(unknown)}; demos: {', '.join(DEMOS)}")
     if not demo_ids:  # the deck's demos in slide order, then any other
-        on_slides = demo_ids(get_deck())
+        on_slides = slides.demo_ids(get_deck())
         demo_ids = tuple(on_slides + [demo_id for demo_id in DEMOS if demo_id not in on_slides])
     runs = [(demo_id, demo_id, None) for demo_id in demo_ids]  # (label, demo, parameters)
     if full:
