@@ -228,8 +228,7 @@ def headline(result: dict) -> dict:
     lstm, attention = point(result, "lstm", longest), point(result, best, longest)
     return recap_row(f"Bounded Dyck-2, length {longest}", winner,
                      f"steps until learned: LSTM {learned_text(lstm['learned_at'], budget)}, {result['models'][best]} "
-                     f"{learned_text(attention['learned_at'], budget)}; right at the end: LSTM "
-                     f"{spread_text(lstm['accuracy'])}, {result['models'][best]} {spread_text(attention['accuracy'])}")
+                     f"{learned_text(attention['learned_at'], budget)}")
 
 
 def format_text(result: dict) -> str:

@@ -250,7 +250,7 @@ def headline(result: dict) -> dict:
     """For the recap: which model predicted the test text better, in bits per character."""
     transformer, lstm = result["models"]["transformer"]["test_bits"], result["models"]["lstm"]["test_bits"]
     top = strongest(result)
-    return recap_row("Bits per character on unseen text (lower is better)", result["winner"],
+    return recap_row("Unseen text, bits per character", result["winner"],
                      f"Transformer {spread_text(transformer, '.2f')}, LSTM {spread_text(lstm, '.2f')}; "
                      f"{top['name']} {top['test_bits']:.2f}")
 
