@@ -48,9 +48,9 @@ def test_an_untrained_models_attention_agrees_with_the_cpu():
         assert [x or 0.0 for x in row_gpu] == pytest.approx([x or 0.0 for x in row_cpu], abs=5e-3)  # TF32
 
 
-def lookup_run(seed: int, loss_fn=classification_loss) -> Run:
+def lookup_run(seed: int, loss_fn=classification_loss, cfg: TrainConfig | None = None) -> Run:
     task = IndexLookup(16)
-    entry = Entry(("lstm-tuned", seed), classifier_config("lstm-tuned", task, 32), task, TrainConfig(steps=60), seed)
+    entry = Entry(("lstm-tuned", seed), classifier_config("lstm-tuned", task, 32), task, cfg or TrainConfig(steps=60), seed)
     return Run(build(entry, CUDA), TaskBatches(task, 32, seed, CUDA), loss_fn, entry.train_cfg)
 
 
@@ -60,6 +60,15 @@ def test_graph_captured_training_repeats_under_a_seed_and_matches_eager_steps():
     eager = train_together([lookup_run(0)], graphs=False)[0]
     assert not eager.captured
     assert eager.losses == pytest.approx(first[0].losses, rel=1e-4, abs=1e-4)
+
+
+def test_a_captured_graph_follows_the_learning_rate_schedule_as_eager_steps_do():
+    for schedule in ("cosine", "cooldown"):
+        cfg = TrainConfig(steps=60, warmup=10, schedule=schedule)
+        captured = train_together([lookup_run(0, cfg=cfg)])[0]
+        eager = train_together([lookup_run(0, cfg=cfg)], graphs=False)[0]
+        assert captured.captured and not eager.captured
+        assert eager.losses == pytest.approx(captured.losses, rel=1e-4, abs=1e-4)
 
 
 def test_a_model_that_cannot_be_captured_trains_eagerly():
