@@ -155,9 +155,9 @@ def headline(result: dict) -> dict:
     """For the recap: whose first-letter gradient survived best to the end."""
     strength = {name: result["models"][name]["first_over_last"]["mean"] for name in MODELS}
     winner = max(strength, key=strength.get)
-    return recap_row("Signal from the first word", winner,
-                     ", ".join(f"{result['models'][name]['label']} {ratio(strength[name])}" for name in MODELS)
-                     + " (first ÷ last gradient, at initialisation)" * (not result["train_steps"]))
+    when = "untrained" if not result["train_steps"] else f"after {result['train_steps']} steps"
+    return recap_row(f"Word 1's gradient, {when}", winner,
+                     ", ".join(f"{result['models'][name]['label']} {ratio(strength[name])}" for name in MODELS))
 
 
 def format_text(result: dict) -> str:

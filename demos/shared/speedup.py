@@ -170,7 +170,7 @@ def headline(result: dict) -> tuple[str, str, str]:
     gains = result["speedup"][main]
     detail = ", ".join(f"{NAMES[name]} {times_text(gains[name]['series'][-1], gains[name]['spread'][-1])}"
                        for name in ("transformer", "lstm_fused"))
-    return (f"Speed-up from 1 thread to {target_text(main, facts)}, length {longest:,}",
+    return (f"Speed-up on {target_text(main, facts)}, length {longest:,}",
             result["gained_more"][-1] or "tie", detail)
 
 

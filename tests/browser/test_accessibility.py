@@ -87,6 +87,7 @@ def test_a_keyboard_alone_runs_the_amnesia_test_with_its_own_settings(open_page)
     expect(widget.locator(".demo-params")).to_be_visible()
     values = {"length": "6", "steps": "30", "width": "8", "seeds": "1", "seed": "2"}
     in_settings = "() => document.activeElement.closest('.demo-params') !== null"
+    page.wait_for_function(in_settings)  # the focus moves into Settings once they are open
     for _ in range(20):  # Tab through every field of Settings, typing each value
         if not page.evaluate(in_settings):
             break

@@ -124,7 +124,7 @@ def test_the_words_and_the_poll_follow_the_speed_ups(transformer, lstm, winner, 
     assert words in result["summary"]
     test, verdict, detail = speedup.headline(result)
     assert verdict == winner == (result["gained_more"][-1] or "tie")
-    assert test == "Speed-up from 1 thread to 2 threads, length 1,024"
+    assert test == "Speed-up on 2 threads, length 1,024"
     assert "Transformer layer" in detail and "fused LSTM" in detail and any(ch.isdigit() for ch in detail)
 
 
@@ -142,7 +142,7 @@ def test_on_a_gpu_server_the_gpu_is_the_parallel_hardware_and_the_cores_are_meas
     assert result["speedup"]["gpu"]["transformer"]["series"] == [pytest.approx(102.0)]
     assert "one thread to the GPU at length 1,024: Transformer layer 102× (100–104), fused LSTM 5.10× (5.00–5.20)" in result["summary"]
     assert speedup.hardware_text(result["hardware"]) == "This server: NVIDIA H100 80GB HBM3 (132 SMs), 16 CPU cores"
-    assert speedup.headline(result)[0] == "Speed-up from 1 thread to the NVIDIA H100 80GB HBM3, length 1,024"
+    assert speedup.headline(result)[0] == "Speed-up on the NVIDIA H100 80GB HBM3, length 1,024"
 
 
 def test_one_core_and_no_gpu_has_no_speed_up_to_measure():
