@@ -198,6 +198,24 @@ def test_typing_in_a_demo_field_does_not_move_the_deck_but_buttons_do_not_trap_k
     expect(page.locator(".counter")).to_have_text("4 / 13")
 
 
+def test_a_clicker_moves_the_deck_from_inside_a_number_field_a_slider_and_a_menu(open_page):
+    page = open_page(slide_path("amnesia"))
+    page.evaluate("""() => document.querySelector('#slide-amnesia .demo').insertAdjacentHTML('beforeend',
+        '<input id="num" type="number" value="5"><input id="r" type="range" value="50">' +
+        '<select id="s"><option>a</option><option>b</option><option>c</option></select>')""")
+    for field, value in [("#num", "5"), ("#r", "50"), ("#s", "a")]:
+        expect(page.locator(".counter")).to_have_text("3 / 13")
+        page.locator(field).focus()
+        page.keyboard.press("PageDown")
+        expect(page.locator(".counter")).to_have_text("4 / 13")
+        expect(page.locator(field)).to_have_value(value)  # the clicker's key changed nothing in the field
+        expect(page.locator(field)).not_to_be_focused()
+        page.locator(field).focus()
+        page.keyboard.press("PageUp")
+        expect(page.locator(".counter")).to_have_text("3 / 13")
+        expect(page.locator(field)).to_have_value(value)
+
+
 def test_the_on_screen_buttons_move_the_deck(open_page, titles):
     page = open_page(slide_path("system_check"))
     expect(page.locator(".control-prev")).to_be_disabled()

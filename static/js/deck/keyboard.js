@@ -41,6 +41,8 @@ function isTyping(target) {
 // demo keeps the arrow keys; the deck moves only when the focus is elsewhere.
 const PRESSABLE = "button, a[href], summary, [role='button']";
 const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
+// What presentation clickers send: it always moves the deck, whatever has the focus.
+const CLICKER_KEYS = ["PageDown", "PageUp"];
 
 function keepsItsKey(target, name) {
   if ((name === "Space" || name === "Enter") && target.closest?.(PRESSABLE)) return true;
@@ -70,6 +72,12 @@ export class Keyboard {
     }
     if (name === "Escape" && closeSettings(event.target)) {
       event.preventDefault();
+      return;
+    }
+    if (CLICKER_KEYS.includes(name)) { // a clicker moves the deck from anywhere, even from inside a field
+      event.preventDefault(); // a slider or a menu would take the key as a big step
+      if (typing) event.target.blur();
+      this.actions[this.bindings.get(name)]?.();
       return;
     }
     if (typing) {
