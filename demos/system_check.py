@@ -97,10 +97,11 @@ def run(params: dict, progress, device: torch.device) -> dict:
                  {"matmul": list(timings)})
     progress(0.8, "timing a training step of a small LSTM and Transformer", {"matmul": list(timings)})
     steps = time_training(device)
-    best = max(timings, key=lambda t: t["gflops"])
+    asked, best = timings[-1], max(timings, key=lambda t: t["gflops"])  # the size in Settings, and the fastest rate
+    fastest = f" (fastest: {best['gflops']:.0f} GFLOP/s at {best['n']}×{best['n']})" if best is not asked else ""
     summary = (f"The demos run on {device_label(device)} ({precision(device)}) with PyTorch {facts['torch']}. "
-               f"A {best['n']}×{best['n']} matrix product took {best['median_seconds'] * 1e3:.2f} ms "
-               f"(median of {params['repeats']}), about {best['gflops']:.0f} GFLOP/s; one training step took "
+               f"A {asked['n']}×{asked['n']} matrix product took {asked['median_seconds'] * 1e3:.2f} ms "
+               f"(median of {params['repeats']}), about {asked['gflops']:.0f} GFLOP/s{fastest}; one training step took "
                + " and ".join(f"{t['ms_per_step']:.1f} ms for the small {t['label']}" for t in steps.values()) + ".")
     return {**facts, "matmul": timings, "training_step": steps, "summary": summary}
 
