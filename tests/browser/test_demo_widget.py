@@ -159,3 +159,16 @@ def test_a_cached_longer_run_is_offered_beside_the_quick_one(open_page, server):
     button.click()
     expect(widget.locator(".demo-summary")).to_have_text(quick_summary)
     expect(button).to_have_text("Longer run")
+
+
+def test_defaults_also_resets_the_field_beside_run(open_page):
+    page = open_page(slide_path("generation"))
+    widget = demo(page, "generation")
+    prompt = widget.locator('.demo-toolbar input[name="prompt"]')
+    expect(prompt).to_have_value("The function returns")
+    prompt.fill("Hello there")
+    widget.locator(".demo-settings summary").click()
+    widget.locator('select[name="decoding"]').select_option(label="sample")
+    widget.locator(".demo-reset").click()
+    expect(prompt).to_have_value("The function returns")
+    expect(widget.locator('select[name="decoding"]')).to_have_value('"greedy"')

@@ -147,6 +147,8 @@ export class DemoWidget {
     element.querySelector(".demo-toolbar").addEventListener("change", this.onEdit);
     this.onSubmit = (event) => { event.preventDefault(); this.run(); };
     this.onReset = () => {
+      // The form resets its own fields; the ones beside Run (a sentence, a prompt) are outside it.
+      this.element.querySelectorAll(".demo-toolbar > .param :is(input, select)").forEach(toDefault);
       this.element.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
       this.showError(null);
       this.onEdit();
@@ -553,4 +555,12 @@ export class DemoWidget {
     if (error.status === 503 && error.retryAfter) return `${error.message} (about ${error.retryAfter} s)`;
     return error.message;
   }
+}
+
+
+// A control back to the value its page was served with (the parameter's default).
+function toDefault(control) {
+  if (control.matches("select")) [...control.options].forEach((option) => { option.selected = option.defaultSelected; });
+  else if (control.type === "checkbox") control.checked = control.defaultChecked;
+  else control.value = control.defaultValue;
 }
