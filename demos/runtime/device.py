@@ -53,14 +53,19 @@ def synchronize(device: torch.device) -> None:
 
 
 @contextmanager
-def all_cpu_cores():
-    """Let PyTorch use every CPU core for the block (a timing race), then go back."""
+def cpu_threads(n: int):
+    """PyTorch on `n` CPU threads within the block; the count before comes back even on an error or a stop."""
     before = torch.get_num_threads()
-    torch.set_num_threads(os.cpu_count() or before)
+    torch.set_num_threads(n)
     try:
         yield torch.get_num_threads()
     finally:
         torch.set_num_threads(before)
+
+
+def all_cpu_cores():
+    """Let PyTorch use every CPU core for the block (a timing race), then go back."""
+    return cpu_threads(os.cpu_count() or torch.get_num_threads())
 
 
 def precision(device: torch.device) -> str:

@@ -12,26 +12,15 @@ overlap and neither is noisy.
 """
 import os
 import statistics
-from contextlib import contextmanager
 from typing import Callable
 
 import torch
 
+from demos.runtime.device import cpu_threads
 from demos.runtime.progress import check_stop
 
 NAMES = {"lstm_fused": "fused LSTM", "lstm_loop": "Python-loop LSTM", "transformer": "Transformer layer"}
 WHO = {"transformer": "transformer", "lstm": "lstm_fused"}  # a poll's outcome: the contender it stands for
-
-
-@contextmanager
-def cpu_threads(n: int):
-    """PyTorch on `n` CPU threads within the block; the count before comes back even on an error or a stop."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def hardware(device: torch.device, threads: int) -> dict:
