@@ -149,7 +149,7 @@ class Engine:
                       expected=estimate.seconds if estimate else None, student=student)
             job.should_stop = self._stop_requested
             if watched:
-                job.on_unwatched = lambda job: self.cancel(job.id, "Cancelled: nobody was watching it any more.")
+                job.on_unwatched = lambda job: self.cancel(job.id, "Cancelled: nobody was watching it any more.", by="unwatched")
             try:
                 self.queue.put_nowait((int(student), next(self.arrivals), job))
             except queue.Full:
@@ -176,29 +176,31 @@ class Engine:
             self.board.write(notice_name(job.id), {"pid": os.getpid(), "snapshot": job.snapshot(),
                                                    "cancel_token": job.cancel_token, "student": job.student})
 
-    def cancel(self, job_id: str, reason: str = "Cancelled.") -> None:
+    def cancel(self, job_id: str, reason: str = "Cancelled.", by: str = "cancel") -> None:
         """Stop a job: a queued one at once, a running one at its next progress report (within a
-        fraction of a second). A job of another process is asked through the board."""
+        fraction of a second). A job of another process is asked through the board. `by`: what
+        stopped it (one of STOPPED_BY), kept with the job for the page that started it."""
         job = self.jobs.get(job_id)
         if job is None:
-            self.board.write(f"cancel-{job_id}", {"reason": reason})
+            self.board.write(f"cancel-{job_id}", {"reason": reason, "by": by})
             return
         with self.lock:
             if job.finished:
                 return
-            job.stop_reason = job.stop_reason or reason
+            if job.stop_reason is None:
+                job.stop_reason, job.stop_by = reason, by
             if job.status == "queued":  # never started: it ends now, and the worker will skip it
                 if self.in_flight.get(job.key) is job:
                     del self.in_flight[job.key]
-                job.cancelled(job.stop_reason)
+                job.cancelled(job.stop_reason, job.stop_by)
 
-    def _stop_requested(self, job: Job) -> str | None:
-        """Why `job` should stop, as other processes (or the lecturer) have asked: or None."""
+    def _stop_requested(self, job: Job) -> tuple[str, str] | None:
+        """Why `job` should stop and who asked (other processes, or the lecturer's run): or None."""
         version, request = self.board.read(f"cancel-{job.id}")
         if version:
-            return request["reason"]
+            return request["reason"], request.get("by", "cancel")
         if job.student and self.board.read(LECTURER_NOTICE)[0] > job.started_ns:
-            return PREEMPTED
+            return PREEMPTED, "lecturer"
         return None
 
     # ---- computing
@@ -232,8 +234,8 @@ class Engine:
             entry, trained = self.compute(get_demo(job.demo_id), job.params, job.key, job.report, job.force,
                                           lecturer=not job.student, stop_check=job.check_stop)
             record["outcome"] = "trained" if trained else "cached"
-        except JobStopped as stop:
-            record.update(outcome="failed" if job.stop_reason is None else "cancelled", error=str(stop))
+        except JobStopped as stop:  # cancelled, preempted, unwatched or out of time: `by` says which
+            record.update(outcome="cancelled", stopped_by=stop.by, error=str(stop))
         except Exception as error:  # a failed demo must not take the worker down with it
             log.exception("job %s (%s) failed", job.id, job.demo_id)
             record.update(outcome="failed", error=explain_failure(error))
@@ -243,7 +245,7 @@ class Engine:
             if self.in_flight.get(job.key) is job:
                 del self.in_flight[job.key]
         if record["outcome"] == "cancelled":
-            job.cancelled(record["error"])
+            job.cancelled(record["error"], record["stopped_by"])
         elif record["outcome"] == "failed":
             job.fail(record["error"])
         else:

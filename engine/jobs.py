@@ -5,9 +5,10 @@ streams) read `snapshot` and `wait_for_change`. Reports are published at most te
 second, so a fast loop does not wake every listener on every step.
 
 A job can be stopped before it finishes: cancelled by whoever started it or the instructor, by
-its last watcher leaving, or to let the lecturer's run go first. `check_stop` raises `JobStopped`
-in the demo's thread at its next training step (the training core asks at every step) or progress
-report; nothing it computed is cached.
+its last watcher leaving, by its time limit, or to let the lecturer's run go first. `check_stop`
+raises `JobStopped` in the demo's thread at its next training step (the training core asks at
+every step) or progress report; nothing it computed is cached. A stopped job ends `cancelled`, and
+its `stopped_by` says which of those it was (data for the page, beside the sentence for people).
 """
 import json
 import os
@@ -23,10 +24,18 @@ JOB_ID = re.compile(r"^[0-9a-f]{16}$")  # what `Job.id` looks like
 PUBLISH_INTERVAL = 0.1  # seconds
 STOP_CHECK_INTERVAL = 0.25  # seconds between looks at requests to stop made by other processes
 UNWATCHED_GRACE = 3.0  # seconds a job nobody watches keeps running: a reloaded page reconnects within them
+# What stopped a job before it finished (its `stopped_by`): Cancel (whoever started it, or the
+# instructor), its last watcher leaving, its time limit, or a run of the lecturer's going first.
+STOPPED_BY = ("cancel", "unwatched", "time_limit", "lecturer")
 
 
 class JobStopped(Exception):
-    """The job was stopped before it finished; the message says why, in plain words."""
+    """The job was stopped before it finished; the message says why, in plain words, and `by` is
+    one of STOPPED_BY."""
+
+    def __init__(self, message: str, by: str = "cancel"):
+        super().__init__(message)
+        self.by = by
 
 
 class TimeLimitReached(JobStopped):
@@ -34,7 +43,8 @@ class TimeLimitReached(JobStopped):
         who = "a student's run" if student else "a run (the instructor's time limit)"
         super().__init__(f"Stopped after {seconds:.0f} s, the longest {who} may take. "
                          + ("Choose smaller settings, or ask the lecturer to run it." if student else
-                            "Choose smaller settings, or compute it before the lecture with flask --app app warm."))
+                            "Choose smaller settings, or compute it before the lecture with flask --app app warm."),
+                         by="time_limit")
 
 
 def remaining_seconds(expected: float | None, elapsed: float, fraction: float) -> float | None:
@@ -68,6 +78,7 @@ class Job:
         self.result: dict | None = None
         self.cached = False  # finished by reading another process's result rather than training
         self.error: str | None = None
+        self.stopped_by: str | None = None  # a cancelled job: what stopped it (one of STOPPED_BY)
         self.version = 0  # grows with every published change
         self._pending_data = None
         self._last_publish = 0.0
@@ -78,8 +89,9 @@ class Job:
         self.started: float | None = None
         self.started_ns = 0  # wall clock at start, to compare with notices on the board
         self.expected = expected  # the estimate of its running time, in seconds, if there was one
-        self.stop_reason: str | None = None  # set: the job stops at its next report
-        self.should_stop: Callable[["Job"], str | None] | None = None  # asks the board (other processes)
+        self.stop_reason: str | None = None  # set: the job stops at its next report...
+        self.stop_by = "cancel"  # ...stopped by this (one of STOPPED_BY)
+        self.should_stop: Callable[["Job"], tuple[str, str] | None] | None = None  # asks the board: (reason, by)
         self._last_stop_check = 0.0
         self.watchers = 0  # open event streams following this job in this process
         self.on_unwatched: Callable[["Job"], None] | None = None  # its last watcher left
@@ -114,11 +126,11 @@ class Job:
         now = time.monotonic()
         if self.stop_reason is None and self.should_stop is not None and now - self._last_stop_check >= STOP_CHECK_INTERVAL:
             self._last_stop_check = now
-            reason = self.should_stop(self)
-            if reason is not None:
-                self.stop_reason = reason
+            request = self.should_stop(self)
+            if request is not None:
+                self.stop_reason, self.stop_by = request
         if self.stop_reason is not None:
-            raise JobStopped(self.stop_reason)
+            raise JobStopped(self.stop_reason, self.stop_by)
         if self.time_limit is not None and now - self.started > self.time_limit:
             raise TimeLimitReached(self.time_limit, self.student)
 
@@ -140,8 +152,8 @@ class Job:
     def fail(self, error: str) -> None:
         self._publish(error=error, status="failed", message="failed", _pending_data=None)
 
-    def cancelled(self, reason: str) -> None:
-        self._publish(error=reason, status="cancelled", message="cancelled", _pending_data=None)
+    def cancelled(self, reason: str, by: str) -> None:
+        self._publish(error=reason, stopped_by=by, status="cancelled", message="cancelled", _pending_data=None)
 
     def _publish(self, **changes) -> None:
         """Apply `changes` at once (a listener never sees half of them) and wake the listeners."""
@@ -185,6 +197,8 @@ class Job:
                 state.update(cached=self.cached, result=self.result)
             elif self.status in ("failed", "cancelled"):
                 state["error"] = self.error
+                if self.stopped_by is not None:
+                    state["stopped_by"] = self.stopped_by
             elif self.data is not None:
                 state["data"] = self.data
             return state

@@ -6,6 +6,7 @@
   POST /api/demos/<id>/run        {"param": value, ..., "force": false} → 200 cached result, or 202 job
   POST /api/warm                  (instructor) queue the default run of every demo not cached yet
   GET  /api/jobs/<id>             a job's status, progress, expected time and ETA, and result or error
+                                  (a cancelled job: `stopped_by`, what stopped it; see engine.jobs.STOPPED_BY)
   GET  /api/jobs/<id>/events      the same as Server-Sent Events, ending with the result
   POST /api/jobs/<id>/cancel      {"token": ...} (whoever started it) or the instructor: stop it
 """
@@ -37,12 +38,19 @@ def queue_full(error: QueueFull):
     return response, status
 
 
+def job_links(job_id: str) -> dict:
+    """Every job answer carries its own addresses: its state (`url`, where a reloaded page finds it
+    again), its event stream and its cancel endpoint. The pages never build them."""
+    return {"url": url_for("api.show_job", job_id=job_id), "events": url_for("api.job_events", job_id=job_id),
+            "cancel": url_for("api.cancel_job", job_id=job_id)}
+
+
 def demo_rows() -> list[dict]:
-    """The engine's status of every demo, with the URL of each running job's event stream."""
+    """The engine's status of every demo, with the addresses of each running job."""
     rows = get_engine().status()
     for row in rows:
         if row["job"]:
-            row["job"]["events"] = url_for("api.job_events", job_id=row["job"]["job"])
+            row["job"].update(job_links(row["job"]["job"]))
     return rows
 
 
@@ -74,8 +82,7 @@ def cached_response(body: bytes) -> Response:
 def job_accepted(submission: Submission):
     """202 and where to follow the job; whoever started it also gets the token that cancels it."""
     job = submission.job
-    answer = {**job.brief(), "events": url_for("api.job_events", job_id=job.id),
-              "cancel": url_for("api.cancel_job", job_id=job.id)}
+    answer = {**job.brief(), **job_links(job.id)}
     if submission.new:
         answer["cancel_token"] = job.cancel_token
     response = jsonify(answer)
@@ -167,7 +174,7 @@ def warm_all():
         if not row["cached"]:
             submission = get_engine().submit(row["id"])  # before the lecture: no time limit
             if submission.job is not None:
-                jobs.append(submission.job.brief())
+                jobs.append({**submission.job.brief(), **job_links(submission.job.id)})
     return jsonify(jobs=jobs), 202
 
 
@@ -180,16 +187,17 @@ def find_job(job_id: str) -> Job:
 
 @bp.get("/jobs/<job_id>")
 def show_job(job_id: str):
-    return jsonify(find_job(job_id).snapshot())
+    return jsonify({**find_job(job_id).snapshot(), **job_links(job_id)})
 
 
 @bp.get("/jobs/<job_id>/events")
 def job_events(job_id: str):
     """`progress` events while the job waits and trains, then one `done` or `failed` event."""
     job = find_job(job_id)
+    links = job_links(job_id)
 
     def current():
-        state = job.snapshot()
+        state = {**job.snapshot(), **links}
         final = state["status"] in TERMINAL
         return (state["status"] if final else "progress"), state, final
 
@@ -205,7 +213,7 @@ def cancel_job(job_id: str):
         return json_error(403, "Only whoever started this run, or the lecturer, can cancel it.")
     if not job.finished:
         get_engine().cancel(job.id, "Cancelled. Nothing of this run was kept.")
-    return jsonify(job.snapshot()), 202
+    return jsonify({**job.snapshot(), **job_links(job.id)}), 202
 
 
 def cancel_token(job: Job | RemoteJob) -> str:

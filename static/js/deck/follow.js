@@ -1,6 +1,7 @@
 // Follow mode. The lecturer's tab ("leading") posts its slide and demo results to the server;
-// every other page follows them over Server-Sent Events, until the student moves on their own
-// (then R or the banner's button rejoins). A dropped connection reconnects by itself, and the
+// every other page follows them over Server-Sent Events, until the student moves on their own or
+// runs a demo of their own (then R or the banner's button rejoins: a student's own run is never
+// replaced by the lecturer's behind their back). A dropped connection reconnects by itself, and the
 // server sends the current state first, so a student catches up at once.
 import { instructorToken, postJSON } from "../demos/api.js";
 
@@ -16,14 +17,17 @@ export class Follow {
     this.rejoinButton = this.banner.querySelector(".follow-rejoin");
     this.leading = sessionStorage.getItem(LEADING_KEY) === "1";
     this.following = true;
+    this.ownRun = false; // not following because the student ran a demo of their own
     this.state = null;
     this.applying = false; // true while this page moves because the lecturer did
     this.lastPosted = null;
 
     this.onSlideChange = this.onSlideChange.bind(this);
     this.onDemoState = this.onDemoState.bind(this);
+    this.onOwnRun = this.onOwnRun.bind(this);
     deck.addEventListener("slidechange", this.onSlideChange);
     deck.root.addEventListener("demostate", this.onDemoState);
+    deck.root.addEventListener("demoownrun", this.onOwnRun);
     this.source = null;
     this.connect();
   }
@@ -52,6 +56,7 @@ export class Follow {
 
   rejoin() {
     this.following = true;
+    this.ownRun = false;
     this.render();
     if (this.state?.on) this.apply();
   }
@@ -77,7 +82,7 @@ export class Follow {
     const widget = this.widgets.get(this.deck.current);
     if (!demo || !widget || widget.demoId !== demo.id) return;
     if (demo.events) {
-      if (widget.state.job !== demo.job) widget.follow(demo.events, demo.job);
+      if (widget.state.job !== demo.job) widget.follow({ job: demo.job, events: demo.events });
     } else if (JSON.stringify(widget.result?.params) !== JSON.stringify(demo.params)) {
       widget.showCached(demo.params);
     }
@@ -92,6 +97,14 @@ export class Follow {
       this.following = false; // the student moved on their own
       this.render();
     }
+  }
+
+  // A student ran a demo of their own: its run and result stay theirs until they rejoin.
+  onOwnRun() {
+    if (this.leading || !this.state?.on || !this.following) return;
+    this.following = false;
+    this.ownRun = true;
+    this.render();
   }
 
   // The lecturer's demo: a job the class can watch, or a result the class can fetch from the cache.
@@ -130,7 +143,8 @@ export class Follow {
     this.banner.dataset.mode = this.leading ? "leading" : this.following ? "following" : "free";
     this.bannerText.textContent = this.leading
       ? "You are leading: the class follows your slides"
-      : this.following ? "Following the lecturer" : "Browsing on your own";
+      : this.following ? "Following the lecturer"
+        : this.ownRun ? "Your own run: not following the lecturer" : "Browsing on your own";
     this.rejoinButton.hidden = !on || this.leading || this.following;
   }
 }

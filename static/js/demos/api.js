@@ -60,20 +60,22 @@ export async function download(url, filename) {
   URL.revokeObjectURL(link.href);
 }
 
-// Follows a job until it ends: handlers.progress(state) for each update, then
-// handlers.done(state), handlers.failed(message) or handlers.cancelled(message). Returns a function that stops following.
+// Follows a job until it ends: handlers.progress(state) for each update, then handlers.done(state)
+// or handlers.ended(state) (status "failed" or "cancelled", with its `error` and, if stopped, its
+// `stopped_by`). Returns a function that stops following.
 export function followJob(eventsUrl, handlers) {
   const source = new EventSource(eventsUrl);
   const stop = () => source.close();
   const parse = (event) => JSON.parse(event.data);
   source.addEventListener("progress", (event) => handlers.progress(parse(event)));
   source.addEventListener("done", (event) => { stop(); handlers.done(parse(event)); });
-  source.addEventListener("failed", (event) => { stop(); handlers.failed(parse(event).error); });
-  source.addEventListener("cancelled", (event) => { stop(); handlers.cancelled(parse(event).error); });
+  for (const status of ["failed", "cancelled"]) {
+    source.addEventListener(status, (event) => { stop(); handlers.ended(parse(event)); });
+  }
   source.addEventListener("error", () => {
     // EventSource reconnects by itself after a drop; it gives up only if the job is gone.
     if (source.readyState === EventSource.CLOSED) {
-      handlers.failed("Lost track of this training job (the server may have restarted). Press Run again.");
+      handlers.ended({ status: "failed", error: "Lost track of this training job (the server may have restarted). Press Run again." });
     }
   });
   return stop;

@@ -2,8 +2,9 @@
 // a run will take (measured on this server), a progress bar with the time left fed by the job's
 // event stream, a badge saying where the result came from, and errors in plain words beside
 // Run. What the result looks like is up to the demo's renderer (./renderers/).
-import { ApiError, followJob, getJSON, postJSON } from "./api.js";
+import { ApiError, getJSON, postJSON } from "./api.js";
 import { resizeCharts } from "./charts.js";
+import { JobFollower } from "./job_follower.js";
 import { RENDERERS } from "./renderers/index.js";
 
 function formatSeconds(seconds) {
@@ -40,13 +41,18 @@ function readParam(field) {
   }
 }
 
+// A parameter's value as a link writes it: a set with commas, a checkbox as 1 or 0.
+function paramText(value) {
+  return Array.isArray(value) ? value.join(",") : typeof value === "boolean" ? (value ? "1" : "0") : String(value);
+}
+
 // A result's parameters as a slide address's query (`?seed=2&widths=16,64`): only those that differ
-// from the defaults, so a link stays short; a set is written with commas.
+// from the defaults, so a link stays short.
 function queryFor(params, defaults) {
   const parts = [];
   for (const [name, value] of Object.entries(params ?? {})) {
     if (!(name in defaults) || JSON.stringify(value) === JSON.stringify(defaults[name])) continue;
-    const text = Array.isArray(value) ? value.join(",") : typeof value === "boolean" ? (value ? "1" : "0") : String(value);
+    const text = paramText(value);
     parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(text).replace(/%2C/g, ",")}`);
   }
   return parts.length ? `?${parts.join("&")}` : "";
@@ -99,8 +105,6 @@ export class DemoWidget {
     this.placeholder = element.querySelector(".demo-placeholder");
     this.placeholderTime = element.querySelector(".demo-placeholder-time");
     this.estimate = null; // the server's answer for the settings in the form: cached? how long?
-    this.cancelUrl = null; // the job this widget started, which it may cancel
-    this.cancelToken = null;
     this.invalidField = null; // the field a bad-setting error names, until it is shown
     this.retrainButton = element.querySelector(".demo-retrain");
     this.longerButton = element.querySelector(".demo-longer");
@@ -117,7 +121,16 @@ export class DemoWidget {
     this.renderer = RENDERERS[this.demoId] ?? {};
     this.result = null;
     this.busy = false;
-    this.stopFollowing = null;
+    this.jobs = new JobFollower(this.demoId, this.cancelButton, {
+      start: (job) => this.onJobStart(job),
+      progress: (state) => this.onJobProgress(state),
+      done: (state) => {
+        this.showResult(state.result, state.cached ? "cached" : "fresh", { ran: true });
+        this.refreshEstimate();
+      },
+      ended: (state) => this.onJobEnded(state),
+      cancelRefused: (error) => this.showError(this.explain(error)),
+    });
     // What other windows (presenter view, students following) need to mirror this widget.
     this.state = { demo: this.demoId, status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null };
 
@@ -132,8 +145,6 @@ export class DemoWidget {
     this.copyButton?.addEventListener("click", this.onCopy);
     this.onRun = () => this.run();
     this.onRetrain = () => this.run({ force: true });
-    this.onCancel = () => this.cancel();
-    this.cancelButton.addEventListener("click", this.onCancel);
     this.confirmBox.querySelector(".demo-confirm-run").addEventListener("click", () => this.run({ ...this.confirming, confirmed: true }));
     this.confirmBox.querySelector(".demo-confirm-cancel").addEventListener("click", () => this.closeConfirm(true));
     // The estimate follows the form: change a setting, and the time it will take is asked again.
@@ -168,6 +179,32 @@ export class DemoWidget {
     this.settings.addEventListener("toggle", () => {
       if (this.settings.open && !this.form.contains(document.activeElement)) this.form.querySelector("input, select, button")?.focus();
     });
+    // After a reload: the job this tab started here is followed on (or its end said) before anything else.
+    this.resumed = this.frozen ? null : this.resumeJob();
+  }
+
+  // The job this tab had started on this demo before a reload, with its settings put back in the
+  // form; its params, or null if there was none.
+  async resumeJob() {
+    const params = await this.jobs.resume();
+    if (params) {
+      this.writeParams(params);
+      this.state.params = params;
+      if (this.jobs.running) this.announceOwnRun();
+    }
+    return params;
+  }
+
+  // This page runs its own job (Run, or one resumed after a reload): follow mode stops replacing it.
+  announceOwnRun() {
+    this.element.dispatchEvent(new CustomEvent("demoownrun", { bubbles: true }));
+  }
+
+  // Put `params` (values, as a result or a job holds them) into the form's fields.
+  writeParams(params) {
+    for (const field of this.element.querySelectorAll(".param")) {
+      if (field.dataset.name in params) writeParam(field, paramText(params[field.dataset.name]));
+    }
   }
 
   readParams() {
@@ -211,6 +248,8 @@ export class DemoWidget {
   // is cached (unless a poll waits for the class's prediction), or the job already training it;
   // otherwise wait for Run, since training costs the lecturer's time.
   async onShow() {
+    const resumed = await this.resumed; // after a reload, the job this tab started comes first
+    this.resumed = null;
     if (this.result) {
       resizeCharts(this.output);
       this.renderer.onShow?.(this.output);
@@ -221,7 +260,8 @@ export class DemoWidget {
       this.showFrozen();
       return;
     }
-    this.refreshEstimate();
+    this.refreshEstimate(resumed ?? undefined);
+    if (resumed) return; // its end (cancelled, stopped or failed) is said: nothing replaces it by itself
     if (this.linked) {
       const params = this.linked;
       this.linked = null;
@@ -238,8 +278,7 @@ export class DemoWidget {
     }
     if (this.result || this.busy) return;
     if (info.job) {
-      this.setBusy(true);
-      this.follow(info.job.events, info.job.job);
+      this.follow(info.job);
     } else if (info.cached && !this.waitsForPrediction) {
       this.run({ params: {} });
     }
@@ -264,14 +303,12 @@ export class DemoWidget {
     this.setBusy(true);
     this.settings.open = false; // the settings were accepted: the run and its result need the room
     this.state.params = params;
+    this.jobs.forget(); // a new run: how an earlier one ended is no longer news
+    this.announceOwnRun();
     try {
       const { status, body } = await postJSON(this.runUrl, force ? { ...params, force: true } : params);
       if (status === 200) this.showResult(body.result, "cached", { ran: true });
-      else {
-        this.cancelUrl = body.cancel;
-        this.cancelToken = body.cancel_token ?? null;
-        this.follow(body.events, body.job, body.expected_seconds);
-      }
+      else this.follow(body, { own: true });
     } catch (error) {
       this.setBusy(false);
       this.showError(this.explain(error));
@@ -350,52 +387,38 @@ export class DemoWidget {
     if (returnFocus) this.runButton.focus();
   }
 
-  async cancel() {
-    if (!this.cancelUrl) return;
-    this.cancelButton.disabled = true;
-    try {
-      await postJSON(this.cancelUrl, this.cancelToken ? { token: this.cancelToken } : {});
-    } catch (error) {
-      this.cancelButton.disabled = false;
-      this.showError(this.explain(error));
+  // Show a job's progress and then its result: `job` is a job answer (its addresses from the
+  // server); `own`: this page started it (Run), else it is the lecturer's, in follow mode.
+  follow(job, { own = false } = {}) {
+    this.jobs.follow(job, { own, params: this.state.params });
+  }
+
+  onJobStart(job) {
+    Object.assign(this.state, { events: job.events, job: job.job });
+    this.setBusy(true);
+    this.showProgress(job.progress ?? 0, job.message ?? "waiting for its turn", job.eta_seconds ?? job.expected_seconds ?? null);
+    if (this.placeholderTime) this.placeholderTime.textContent = "Measuring now: the results appear here as they come in.";
+  }
+
+  onJobProgress(state) {
+    this.showProgress(state.progress, state.message, state.eta_seconds ?? null);
+    if (state.data && this.renderer.renderProgress) {
+      this.placeholder?.remove();
+      this.renderer.renderProgress(this.output, state.data);
     }
   }
 
-  // Show a job's progress and then its result: our own job, or (following the lecture) the lecturer's.
-  follow(eventsUrl, jobId, expected = null) {
-    this.stopFollowing?.();
-    Object.assign(this.state, { events: eventsUrl, job: jobId });
-    if (!this.cancelUrl && document.body.dataset.instructor === "true") this.cancelUrl = `/api/jobs/${jobId}/cancel`;
-    this.cancelButton.hidden = !this.cancelUrl;
-    this.cancelButton.disabled = false;
-    this.showProgress(0, "waiting for its turn", expected);
-    if (this.placeholderTime) this.placeholderTime.textContent = "Measuring now: the results appear here as they come in.";
-    const ended = (status, message, badge) => {
-      this.stopFollowing = null;
-      this.progressBox.hidden = true;
-      this.setBusy(false);
-      this.showError(message, status === "cancelled" ? "note" : "error");
-      this.showBadge(badge, status);
-      if (!this.result && !this.output.children.length && this.placeholder) this.output.append(this.placeholder);
-      this.emit({ status: "failed", message, badge });
-      this.refreshEstimate(this.state.params ?? undefined);
-    };
-    this.stopFollowing = followJob(eventsUrl, {
-      progress: (state) => {
-        this.showProgress(state.progress, state.message, state.eta_seconds ?? null);
-        if (state.data && this.renderer.renderProgress) {
-          this.placeholder?.remove();
-          this.renderer.renderProgress(this.output, state.data);
-        }
-      },
-      done: (state) => {
-        this.stopFollowing = null;
-        this.showResult(state.result, state.cached ? "cached" : "fresh", { ran: true });
-        this.refreshEstimate();
-      },
-      failed: (message) => ended("failed", message, message.startsWith("Stopped") ? "stopped" : "failed"),
-      cancelled: (message) => ended("cancelled", message, "cancelled"),
-    });
+  // The job ended without a result: failed, or stopped (its `stopped_by` says by what).
+  onJobEnded(state) {
+    const timeUp = state.stopped_by === "time_limit";
+    const badge = state.status === "cancelled" ? (timeUp ? "stopped" : "cancelled") : "failed";
+    this.progressBox.hidden = true;
+    this.setBusy(false);
+    this.showError(state.error, badge === "cancelled" ? "note" : "error");
+    this.showBadge(badge, badge);
+    if (!this.result && !this.output.children.length && this.placeholder) this.output.append(this.placeholder);
+    this.emit({ status: "failed", message: state.error, badge });
+    this.refreshEstimate(this.state.params ?? undefined);
   }
 
   // Tell the page (and through it the presenter view and the class) where this demo stands.
@@ -438,8 +461,8 @@ export class DemoWidget {
     this.result = result;
     this.resultSource = source;
     this.placeholder?.remove();
-    this.cancelUrl = this.cancelToken = null;
     this.cancelButton.hidden = true;
+    if (!this.jobs.running) this.jobs.forget(); // this result is what a reload shows (from the address bar)
     this.showError(null);
     if (ran) this.settings.open = false;
     if (!longer) {
@@ -501,7 +524,9 @@ export class DemoWidget {
   async showCached(params) {
     try {
       const { body } = await postJSON(this.lookupUrl, params);
-      if (body.status === "done") this.showResult(body.result, "cached");
+      if (body.status !== "done") return;
+      this.writeParams(params); // the form says which settings the result on show has
+      this.showResult(body.result, "cached");
     } catch (error) {
       this.showError(this.explain(error));
     }
