@@ -41,7 +41,7 @@ from demos.runtime.storage import ModelStore
 from demos.runtime.versions import code_version
 from engine.board import Board
 from engine.cache import Entry, ResultCache, cache_key
-from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, notice_name
+from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, notice_name, process_alive
 from engine.timings import Estimate, Timings
 
 log = logging.getLogger(__name__)
@@ -78,6 +78,7 @@ class Engine:
         self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode
         self.board.remove_older_than("job-", JOB_NOTICE_SECONDS)
         self.board.remove_older_than("cancel-", JOB_NOTICE_SECONDS)
+        self.board.remove_older_than("watchers-", JOB_NOTICE_SECONDS)
         self.timings = Timings(cache_dir)
         self.notice_lock = threading.Lock()
         for demo in DEMOS.values():
@@ -150,6 +151,7 @@ class Engine:
             job.should_stop = self._stop_requested
             if watched:
                 job.on_unwatched = lambda job: self.cancel(job.id, "Cancelled: nobody was watching it any more.", by="unwatched")
+                job.watched_elsewhere = self._watched_elsewhere
             try:
                 self.queue.put_nowait((int(student), next(self.arrivals), job))
             except queue.Full:
@@ -193,6 +195,11 @@ class Engine:
                 if self.in_flight.get(job.key) is job:
                     del self.in_flight[job.key]
                 job.cancelled(job.stop_reason, job.stop_by)
+
+    def _watched_elsewhere(self, job: Job) -> bool:
+        """Whether an event stream in another server process follows `job`."""
+        return any(notice["count"] > 0 and process_alive(notice["pid"])
+                   for notice in self.board.read_all(f"watchers-{job.id}-"))
 
     def _stop_requested(self, job: Job) -> tuple[str, str] | None:
         """Why `job` should stop and who asked (other processes, or the lecturer's run): or None."""

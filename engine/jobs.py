@@ -95,6 +95,7 @@ class Job:
         self._last_stop_check = 0.0
         self.watchers = 0  # open event streams following this job in this process
         self.on_unwatched: Callable[["Job"], None] | None = None  # its last watcher left
+        self.watched_elsewhere: Callable[["Job"], bool] | None = None  # do other processes' streams follow it?
 
     @property
     def finished(self) -> bool:
@@ -222,13 +223,24 @@ class Job:
                 self.watchers -= 1
                 nobody = self.watchers == 0 and not self.finished
             if nobody and self.on_unwatched is not None:
-                timer = threading.Timer(UNWATCHED_GRACE, self._still_unwatched)
-                timer.daemon = True
-                timer.start()
+                self._look_again_later()
+
+    def _look_again_later(self) -> None:
+        timer = threading.Timer(UNWATCHED_GRACE, self._still_unwatched)
+        timer.daemon = True
+        timer.start()
 
     def _still_unwatched(self) -> None:
-        if self.watchers == 0 and not self.finished and self.on_unwatched is not None:
-            self.on_unwatched(self)
+        if self.watchers or self.finished or self.on_unwatched is None:
+            return
+        if self.watched_elsewhere is not None and self.watched_elsewhere(self):
+            self._look_again_later()  # a page reloaded onto another server process follows it there
+            return
+        self.on_unwatched(self)
+
+
+_remote_watchers: dict[str, int] = {}  # job id → this process's streams following another process's job
+_remote_lock = threading.Lock()
 
 
 class RemoteJob:
@@ -254,7 +266,20 @@ class RemoteJob:
 
     @contextmanager
     def watched(self):
-        yield  # watchers are counted by the process that runs the job
+        """Count this process's streams following the job where the process that runs it looks
+        before cancelling it for want of watchers (a reloaded page may reconnect to any process)."""
+        self._count_watchers(+1)
+        try:
+            yield
+        finally:
+            self._count_watchers(-1)
+
+    def _count_watchers(self, change: int) -> None:
+        with _remote_lock:
+            count = _remote_watchers.pop(self.id, 0) + change
+            if count:
+                _remote_watchers[self.id] = count
+            self.board.write(watchers_notice(self.id, os.getpid()), {"pid": os.getpid(), "count": count})
 
     def wait_for_change(self, seen_version: int, timeout: float) -> int:
         return self.board.wait(self.notice, seen_version, timeout)[0]
@@ -272,3 +297,8 @@ def process_alive(pid: int) -> bool:
 
 def notice_name(job_id: str) -> str:
     return f"job-{job_id}"
+
+
+def watchers_notice(job_id: str, pid: int) -> str:
+    """Where process `pid` posts how many of its event streams follow another process's job."""
+    return f"watchers-{job_id}-{pid}"

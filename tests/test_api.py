@@ -250,7 +250,8 @@ def test_a_students_run_is_cut_off_at_the_time_limit_but_the_lecturers_is_not(tm
     app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "STUDENT_JOB_SECONDS": 0})
     client = app.test_client()
     _, student = run_to_completion(client, environ_base=NOT_LOCAL)
-    assert student["status"] == "failed" and "longest a student's run may take" in student["error"]
+    assert student["status"] == "cancelled" and student["stopped_by"] == "time_limit"
+    assert "longest a student's run may take" in student["error"]
     _, lecturer = run_to_completion(client)  # localhost, no token configured: the instructor
     assert lecturer["status"] == "done"
 
@@ -297,4 +298,29 @@ def test_the_estimate_names_the_time_a_run_will_take_before_it_starts(client):
 def test_the_instructors_runs_have_a_time_limit_too(tmp_path):
     client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "INSTRUCTOR_JOB_SECONDS": 0}).test_client()
     _, lecturer = run_to_completion(client)
-    assert lecturer["status"] == "failed" and "instructor's time limit" in lecturer["error"]
+    assert lecturer["status"] == "cancelled" and lecturer["stopped_by"] == "time_limit"
+    assert "instructor's time limit" in lecturer["error"]
+
+
+def test_every_job_answer_carries_its_addresses_and_a_stop_is_said_as_data(tmp_path, monkeypatch):
+    """The pages never build a job's URL nor read its wording: the 202, the job's state, its events and
+    the cancel answer all carry `url`, `events` and `cancel`; a stopped job keeps `stopped_by`."""
+    spinner = Spinner(monkeypatch)
+    client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()
+    started = client.post("/api/demos/line_fit/run", json=FAST, environ_base=NOT_LOCAL).get_json()
+    job_id = started["job"]
+    links = {"url": f"/api/jobs/{job_id}", "events": f"/api/jobs/{job_id}/events", "cancel": f"/api/jobs/{job_id}/cancel"}
+    assert {name: started[name] for name in links} == links
+    assert spinner.entered.wait(timeout=30)
+    running = client.get(started["url"]).get_json()
+    assert running["status"] == "running" and "stopped_by" not in running
+    assert {name: running[name] for name in links} == links
+    cancelled = client.post(started["cancel"], json={"token": started["cancel_token"]}, environ_base=NOT_LOCAL)
+    assert {name: cancelled.get_json()[name] for name in links} == links
+    event, final = read_events(client, started["events"])[-1]
+    assert (event, final["status"], final["stopped_by"]) == ("cancelled", "cancelled", "cancel")
+    assert {name: final[name] for name in links} == links
+    later = client.get(started["url"]).get_json()  # a page reloaded after the end still learns it
+    assert later["status"] == "cancelled" and later["stopped_by"] == "cancel"
+    assert later["error"] == "Cancelled. Nothing of this run was kept."
+

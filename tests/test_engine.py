@@ -278,7 +278,8 @@ def test_the_status_lists_every_demo_with_its_cache_state(cache_dir):
 def test_a_time_limited_job_stops_and_says_why(cache_dir):
     engine = Engine(cache_dir)
     stopped = wait_done(engine.submit("line_fit", FAST, time_limit=0).job)
-    assert stopped["status"] == "failed" and "Stopped after 0 s" in stopped["error"]
+    assert stopped["status"] == "cancelled" and stopped["stopped_by"] == "time_limit"
+    assert "Stopped after 0 s" in stopped["error"]
     assert engine.cached("line_fit", FAST) is None
     assert wait_done(engine.submit("line_fit", FAST).job)["status"] == "done"
 
@@ -336,6 +337,7 @@ def test_a_running_job_is_cancelled_within_two_seconds_and_nothing_is_cached(cac
     engine.cancel(job.id, "Cancelled by the test.")
     state = wait_done(job, timeout=5)
     assert state["status"] == "cancelled" and state["error"] == "Cancelled by the test."
+    assert state["stopped_by"] == "cancel"
     assert time.monotonic() - asked < 2
     assert engine.cached("line_fit", FAST) is None
     assert engine.in_flight == {}  # the slot is free: the next run starts a fresh job
@@ -365,7 +367,10 @@ def test_another_process_can_cancel_a_job_through_the_board(cache_dir, spinner):
     assert spinner.entered.wait(timeout=30)
     assert other.job(job.id).snapshot()["status"] == "running"
     other.cancel(job.id, "Cancelled from another process.")
-    assert wait_done(job, timeout=5)["error"] == "Cancelled from another process."
+    state = wait_done(job, timeout=5)
+    assert state["error"] == "Cancelled from another process." and state["stopped_by"] == "cancel"
+    wait_until(lambda: other.job(job.id).snapshot()["status"] == "cancelled", timeout=5)
+    assert other.job(job.id).snapshot()["stopped_by"] == "cancel"  # every process can tell what stopped it
 
 
 def test_a_new_run_of_the_lecturer_stops_a_students_running_job(cache_dir, spinner, monkeypatch):
@@ -376,7 +381,7 @@ def test_a_new_run_of_the_lecturer_stops_a_students_running_job(cache_dir, spinn
     asked = time.monotonic()
     lecturer = engine.submit("line_fit", {**FAST, "seed": 2}).job
     assert wait_done(student, timeout=5)["status"] == "cancelled"
-    assert "lecturer" in student.snapshot()["error"]
+    assert "lecturer" in student.snapshot()["error"] and student.snapshot()["stopped_by"] == "lecturer"
     assert wait_done(lecturer)["status"] == "done"
     assert lecturer.started - asked < 3  # the lecturer waited seconds at most, not the student's minute
 
@@ -391,7 +396,23 @@ def test_a_job_whose_last_watcher_left_is_cancelled_but_not_while_one_remains(ca
     with pytest.raises(TimeoutError):
         wait_until(lambda: job.finished, timeout=jobs_module.UNWATCHED_GRACE + 1)
     second.__exit__(None, None, None)  # the last one closes
-    assert wait_done(job, timeout=jobs_module.UNWATCHED_GRACE + 3)["status"] == "cancelled"
+    state = wait_done(job, timeout=jobs_module.UNWATCHED_GRACE + 3)
+    assert state["status"] == "cancelled" and state["stopped_by"] == "unwatched"
+
+
+def test_a_page_reloaded_onto_another_server_process_keeps_the_job(cache_dir, spinner):
+    runner, other = Engine(cache_dir), Engine(cache_dir)  # two server processes sharing the cache folder
+    job = runner.submit("line_fit", FAST, watched=True).job
+    assert spinner.entered.wait(timeout=30)
+    old_page = job.watched()
+    old_page.__enter__()
+    with other.job(job.id).watched():  # the reloaded page's stream lands on the other process
+        old_page.__exit__(None, None, None)  # the old page's stream closes
+        with pytest.raises(TimeoutError):
+            wait_until(lambda: job.finished, timeout=jobs_module.UNWATCHED_GRACE + 1)
+    # The reloaded page closes too: now nobody watches anywhere.
+    state = wait_done(job, timeout=2 * jobs_module.UNWATCHED_GRACE + 3)
+    assert state["status"] == "cancelled" and state["stopped_by"] == "unwatched"
 
 
 def test_a_job_nobody_started_from_a_slide_is_not_cancelled_for_want_of_watchers(cache_dir, gate):

@@ -82,7 +82,7 @@ export class Follow {
     const widget = this.widgets.get(this.deck.current);
     if (!demo || !widget || widget.demoId !== demo.id) return;
     if (demo.events) {
-      if (widget.state.job !== demo.job) widget.follow({ job: demo.job, events: demo.events });
+      if (widget.state.job !== demo.job) widget.follow({ job: demo.job, events: demo.events }, { params: demo.params });
     } else if (JSON.stringify(widget.result?.params) !== JSON.stringify(demo.params)) {
       widget.showCached(demo.params);
     }

@@ -388,8 +388,13 @@ export class DemoWidget {
   }
 
   // Show a job's progress and then its result: `job` is a job answer (its addresses from the
-  // server); `own`: this page started it (Run), else it is the lecturer's, in follow mode.
-  follow(job, { own = false } = {}) {
+  // server); `own`: this page started it (Run), else it is the lecturer's, in follow mode, whose
+  // `params` are put in the form (the result on show is never under other settings).
+  follow(job, { own = false, params = null } = {}) {
+    if (params) {
+      this.writeParams(params);
+      this.state.params = params;
+    }
     this.jobs.follow(job, { own, params: this.state.params });
   }
 
