@@ -91,6 +91,15 @@ def test_a_following_students_own_run_stays_theirs_until_they_rejoin(open_page, 
     lecturer = open_page(slide_path("amnesia"))
     as_lecturer(lecturer)
     lead_the_class(lecturer)
+    try:
+        follow_a_lecturer_and_run_ones_own(open_page, server, lecturer, screenshot_path)
+    finally:  # follow mode off again: the module's other tests open pages of their own
+        request = urllib.request.Request(server.url + "/api/follow", data=b'{"on": false}', method="POST",
+                                         headers={"Content-Type": "application/json", "X-Instructor-Token": TOKEN})
+        urllib.request.urlopen(request).close()
+
+
+def follow_a_lecturer_and_run_ones_own(open_page, server, lecturer, screenshot_path):
     student = open_page(slide_path("amnesia"))
     expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
     mine = student.locator("#slide-amnesia .demo")
@@ -108,7 +117,9 @@ def test_a_following_students_own_run_stays_theirs_until_they_rejoin(open_page, 
     own = start_run(student, **{**TINY, "seed": 22})
     expect(student.locator(".follow-banner")).to_contain_text("Your own run: not following the lecturer")
     expect(mine.locator(".demo-cancel")).to_be_visible()  # the student's own job: theirs to cancel
-    expect(mine.locator(".demo-progress")).to_be_hidden(timeout=TRAINED)
+    student.reload()  # a reload in follow mode: the student's own run is still theirs
+    expect(student.locator(".follow-banner")).to_contain_text("Your own run: not following the lecturer")
+    expect(mine.locator(".demo-badge")).to_contain_text("trained just now on cpu", timeout=TRAINED)
     assert job_state(server, own)["status"] == "done"
 
     # The lecturer runs other settings: the student's result stays on the student's screen.

@@ -63,6 +63,10 @@ export class Follow {
 
   onState(state) {
     this.state = state;
+    if (!state.on) { // off: when it is switched on again, every student follows afresh
+      this.following = true;
+      this.ownRun = false;
+    }
     if (!state.on && this.leading) { // switched off elsewhere
       this.leading = false;
       sessionStorage.removeItem(LEADING_KEY);
@@ -81,6 +85,12 @@ export class Follow {
     }
     const widget = this.widgets.get(this.deck.current);
     if (!demo || !widget || widget.demoId !== demo.id) return;
+    this.applyDemo(widget, demo);
+  }
+
+  async applyDemo(widget, demo) {
+    await widget.resumed; // after a reload, a run of the student's own is found first (and kept)
+    if (!this.following || this.state?.demo !== demo) return;
     if (demo.events) {
       if (widget.state.job !== demo.job) widget.follow({ job: demo.job, events: demo.events }, { params: demo.params });
     } else if (JSON.stringify(widget.result?.params) !== JSON.stringify(demo.params)) {
@@ -101,7 +111,8 @@ export class Follow {
 
   // A student ran a demo of their own: its run and result stay theirs until they rejoin.
   onOwnRun() {
-    if (this.leading || !this.state?.on || !this.following) return;
+    // Before the first state arrives (a reload resumes the run first), follow mode may be on.
+    if (this.leading || this.state?.on === false || !this.following) return;
     this.following = false;
     this.ownRun = true;
     this.render();

@@ -35,6 +35,7 @@ export class JobFollower {
     this.job = { job: job.job, url: job.url, events: job.events, cancel: job.cancel ?? null,
                  token: job.cancel_token ?? job.token ?? null, own, params };
     if (own) sessionStorage.setItem(this.key, JSON.stringify(this.job));
+    else this.forget(); // the page now shows another's job: how its own run ended is old news
     this.showCancel();
     this.handlers.start(job);
     this.stopStream = followJob(job.events, {

@@ -190,7 +190,7 @@ export class DemoWidget {
     if (params) {
       this.writeParams(params);
       this.state.params = params;
-      if (this.jobs.running) this.announceOwnRun();
+      this.announceOwnRun(); // running, done or stopped: what the page shows is this tab's own run
     }
     return params;
   }
