@@ -280,11 +280,12 @@ export class DemoWidget {
     if (info.job) {
       this.follow(info.job);
     } else if (info.cached && !this.waitsForPrediction) {
-      this.run({ params: {} });
+      this.run({ params: {}, shownBySlide: true });
     }
   }
 
-  async run({ force = false, params = this.readParams(), confirmed = false } = {}) {
+  // `shownBySlide`: the slide showed its cached default by itself, nobody pressed Run.
+  async run({ force = false, params = this.readParams(), confirmed = false, shownBySlide = false } = {}) {
     if (this.frozen) {
       this.showFrozen();
       return;
@@ -304,7 +305,7 @@ export class DemoWidget {
     this.settings.open = false; // the settings were accepted: the run and its result need the room
     this.state.params = params;
     this.jobs.forget(); // a new run: how an earlier one ended is no longer news
-    this.announceOwnRun();
+    if (!shownBySlide) this.announceOwnRun();
     try {
       const { status, body } = await postJSON(this.runUrl, force ? { ...params, force: true } : params);
       if (status === 200) this.showResult(body.result, "cached", { ran: true });
