@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from demos import line_fit
+from tests import line_fit
 from engine import Engine, QueueFull
 from engine import jobs as jobs_module
 from tests.live_server import ROOT
@@ -177,6 +177,7 @@ def test_fifty_threads_asking_the_api_way_train_once(cache_dir, runs):
 
 TRAIN_IN_A_PROCESS = """
 import json, sys
+import tests.fixture_app  # registers the test demo line_fit
 from engine import Engine
 engine = Engine(sys.argv[1])
 print("ready", flush=True)

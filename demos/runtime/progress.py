@@ -38,9 +38,9 @@ class ProgressBar:
     WIDTH = 30
     INTERVAL = 0.1  # seconds between redraws
 
-    def __init__(self, label: str = "", stream=sys.stderr):
+    def __init__(self, label: str = "", stream=None):
         self.label = label
-        self.stream = stream
+        self.stream = stream or sys.stderr  # the stderr of now, not of import time (a caller may redirect it)
         self.last_draw = 0.0
 
     def __call__(self, fraction: float, message: str, data=None) -> None:
