@@ -15,7 +15,7 @@ from app import create_app
 from engine import Engine
 from engine.cache import ResultCache
 from tests.live_server import LiveServer
-from tests.test_engine import FAST, Gate, wait_done
+from tests.held_jobs import FAST, Gate, wait_done
 
 
 def get_json(url: str) -> dict:
