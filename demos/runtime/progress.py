@@ -1,9 +1,11 @@
 """Progress: a bar for terminals (`python -m demos`, `flask warm`), dividing one run's bar between
 its parts, and the question a training loop asks at every step: should I stop?"""
+import contextvars
 import shutil
 import threading
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Callable
@@ -29,6 +31,14 @@ def stopping_with(check: Callable[[], None] | None):
         yield
     finally:
         _stop_check.reset(token)
+
+
+def in_threads(work: Callable, items: list, workers: int, name: str = "work") -> list:
+    """`work(item)` for every item, in up to `workers` threads that each see the run's stop request
+    (each runs in a copy of this context); the results in order. A failure, or a stop, in any thread
+    is raised here."""
+    with ThreadPoolExecutor(max(1, min(len(items), workers)), thread_name_prefix=name) as pool:
+        return [done.result() for done in [pool.submit(contextvars.copy_context().run, work, item) for item in items]]
 
 
 class ProgressBar:
