@@ -106,6 +106,13 @@ class Board:
                     self._refresh(name)
             time.sleep(POLL_SECONDS)
 
+    def names(self, prefix: str) -> list[str]:
+        """The names of the notices that start with `prefix`, posted by any process."""
+        if self.directory is not None:
+            return sorted(path.stem for path in self.directory.glob(f"{prefix}*.json"))
+        with self.lock:
+            return sorted(name for name in self.memory if name.startswith(prefix))
+
     def remove_older_than(self, prefix: str, seconds: float) -> None:
         """Delete notices named `prefix...` not written for `seconds` (finished jobs' notices)."""
         if self.directory is not None:

@@ -14,14 +14,11 @@ from contextlib import contextmanager
 
 from filelock import FileLock
 
+from engine import notices
 from engine.board import Board
 
 CLOSED = {"open": False, "answers": {}}
 LOCK_POLL_SECONDS = 0.002
-
-
-def notice(demo_id: str) -> str:
-    return f"poll-{demo_id}"
 
 
 def tally(record: dict, n_choices: int) -> dict:
@@ -39,7 +36,7 @@ class PollStore:
         self.lock = threading.Lock()
 
     def record(self, demo_id: str) -> dict:
-        return self.board.read(notice(demo_id), CLOSED)[1]
+        return self.board.read(notices.poll(demo_id), CLOSED)[1]
 
     @contextmanager
     def locked(self, demo_id: str) -> Iterator[None]:
@@ -51,7 +48,7 @@ class PollStore:
             self.board.directory.mkdir(parents=True, exist_ok=True)
             # Held for a millisecond or two, so ask again every 2 ms, not filelock's default 50 ms:
             # a class answering at once would otherwise queue for tenths of a second.
-            with FileLock(self.board.directory / f".{notice(demo_id)}.lock").acquire(poll_interval=LOCK_POLL_SECONDS):
+            with FileLock(self.board.directory / f".{notices.poll(demo_id)}.lock").acquire(poll_interval=LOCK_POLL_SECONDS):
                 yield
 
     def change(self, demo_id: str, update: Callable[[dict], None]) -> dict:
@@ -60,5 +57,5 @@ class PollStore:
             current = self.record(demo_id)
             record = {"open": current["open"], "answers": dict(current["answers"])}
             update(record)
-            self.board.write(notice(demo_id), record)
+            self.board.write(notices.poll(demo_id), record)
         return record

@@ -18,7 +18,7 @@ from demos.runtime.params import ParamError
 from engine import QueueFull
 from engine.cache import MEMORY_ENTRIES
 from engine.engine import Submission
-from engine.jobs import TERMINAL, Job, RemoteJob
+from engine.jobs import TERMINAL, Job
 from web import ratelimit
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor, same_secret
@@ -201,17 +201,11 @@ def cancel_job(job_id: str):
     """Stop a job: allowed to whoever started it (the token its 202 answer gave) and the instructor.
     Answers at once; the job ends `cancelled` within a second or two, and nothing of it is cached."""
     job = find_job(job_id)
-    if not (is_instructor() or same_secret(read_json_object().get("token"), cancel_token(job))):
+    if not (is_instructor() or same_secret(read_json_object().get("token"), job.cancel_token)):
         return json_error(403, "Only whoever started this run, or the lecturer, can cancel it.")
     if not job.finished:
         get_engine().cancel(job.id, "Cancelled. Nothing of this run was kept.")
     return jsonify(job.snapshot()), 202
-
-
-def cancel_token(job: Job | RemoteJob) -> str:
-    if isinstance(job, RemoteJob):
-        return job.board.read(job.notice)[1].get("cancel_token", "")
-    return job.cancel_token
 
 
 def init_app(app: Flask) -> None:

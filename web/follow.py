@@ -19,6 +19,7 @@ from flask import Blueprint, Flask, current_app, jsonify, request, url_for
 
 from demos import UnknownDemo
 from demos.runtime.params import ParamError
+from engine import notices
 from engine.board import Board
 from engine.jobs import JOB_ID
 from web.auth import is_instructor
@@ -28,9 +29,8 @@ from web.jsonio import json_error, read_json_object
 from web.sse import event_stream
 
 bp = Blueprint("follow", __name__, url_prefix="/api/follow")
-NOTICE = "follow"
+NOTICE = notices.FOLLOW
 NOBODY_LEADS = {"on": False, "n": 1, "demo": None}
-AUDIENCE = "audience-"  # + host and process: that process's count of students' open streams
 AUDIENCE_REPOST_SECONDS = 5  # a process with open streams posts its count at least this often,
 AUDIENCE_STALE_SECONDS = 20  # so a count older than this is from a process that has gone
 
@@ -52,7 +52,7 @@ class Audience:
 
     def __init__(self, board: Board):
         self.board = board  # kept: a stream runs on after its request's context has gone
-        self.name = f"{AUDIENCE}{socket.gethostname()}-{os.getpid()}"
+        self.name = notices.audience(socket.gethostname(), os.getpid())
         self.streams = 0
         self.posted_at = 0.0
         self.lock = threading.Lock()
@@ -83,12 +83,8 @@ class Audience:
 
 def count_students(board: Board) -> int:
     """Students' open follow streams in every process that shares the board."""
-    if board.directory is not None:
-        names = [path.stem for path in board.directory.glob(f"{AUDIENCE}*.json")]
-    else:
-        names = [name for name in list(board.memory) if name.startswith(AUDIENCE)]
     now = time.time()
-    counts = [board.read(name, {})[1] for name in names]
+    counts = [board.read(name, {})[1] for name in board.names(notices.AUDIENCE)]
     return sum(count.get("streams", 0) for count in counts
                if isinstance(count, dict) and now - count.get("at", 0) < AUDIENCE_STALE_SECONDS)
 

@@ -21,7 +21,8 @@ import time
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
 
 from demos import DEMOS
-from engine.polls import CLOSED, PollStore, notice, tally
+from engine import notices
+from engine.polls import CLOSED, PollStore, tally
 from slides import Poll
 from web import ratelimit
 from web.auth import is_instructor
@@ -148,14 +149,14 @@ def events(demo_id: str):
 
     def wait_for_change(seen: int, timeout: float) -> int:
         if seen < 0:  # the first event: the record as it stands
-            version, record = board.read(notice(demo_id), CLOSED)
+            version, record = board.read(notices.poll(demo_id), CLOSED)
         else:
-            version, record = board.wait(notice(demo_id), seen, timeout, CLOSED)
+            version, record = board.wait(notices.poll(demo_id), seen, timeout, CLOSED)
             if version != seen:
                 # Let the answers arriving with this one go out together; a random share of the
                 # pause, so that a room's streams, all woken by one answer, do not send at once.
                 time.sleep(random.uniform(0.5, 1.5) * COALESCE_SECONDS)
-                version, record = board.wait(notice(demo_id), 0, 0, CLOSED)  # the newest this process has, at once
+                version, record = board.wait(notices.poll(demo_id), 0, 0, CLOSED)  # the newest this process has, at once
         latest["record"] = record
         return version
 
