@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from app import create_app
 from demos.shared.seeds import over_seeds
 from engine.jobs import Job
 
@@ -180,3 +181,22 @@ def test_a_student_following_a_job_when_the_poll_opens_gets_no_result(app, clien
     stream.close()
     assert name == "failed" and data["reason"] == "poll_open" and "result" not in data
     assert "closes the poll" in data["error"]
+
+
+def test_the_lecturers_page_follows_its_own_run_through_the_open_poll_and_no_one_else_can(tmp_path):
+    """An event stream cannot send the token's header: the instructor's URL of it carries a key instead."""
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache"), "INSTRUCTOR_TOKEN": "s3cret"})
+    lecturer, student = app.test_client(), app.test_client()
+    token = {"X-Instructor-Token": "s3cret"}
+    job = a_job(app)
+    lecturer.post(POLL, json={"action": "open"}, headers=token)
+    lecturer.post("/api/follow", json={"on": True, "n": SLIDE, "demo": {"id": "amnesia", "params": job.params, "job": job.id}},
+                  headers=token)
+    events = lecturer.get("/api/follow", headers=token).get_json()["demo"]["events"]
+    assert events.startswith(f"/api/jobs/{job.id}/events?key=")
+    stream, _, (name, state) = first_event(student, events)  # as the lecturer's EventSource asks it: no header
+    stream.close()
+    assert name == "progress" and state["data"] == {"accuracy": [0.9]}
+    for url in (f"/api/jobs/{job.id}/events", f"/api/jobs/{job.id}/events?key=" + "0" * 32):
+        assert_refused(student.get(url))
+    assert student.get("/api/follow").get_json()["demo"] == {"id": "amnesia", "reason": "poll_open"}

@@ -27,7 +27,8 @@ from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor, same_secret
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
-from web.poll_secret import MESSAGE, POLL_OPEN, kept_from_this_request, withheld
+from web.poll_secret import (MESSAGE, POLL_OPEN, job_events_url, job_kept_from_this_request, kept_from_this_request,
+                              withheld)
 from web.sse import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -49,7 +50,7 @@ def demo_rows() -> list[dict]:
         if kept_from_this_request(row["id"]):
             row.update(job=None, reason=POLL_OPEN)
         elif row["job"]:
-            row["job"]["events"] = url_for("api.job_events", job_id=row["job"]["job"])
+            row["job"]["events"] = job_events_url(row["job"]["job"])
     return rows
 
 
@@ -81,7 +82,7 @@ def cached_response(body: bytes) -> Response:
 def job_accepted(submission: Submission):
     """202 and where to follow the job; whoever started it also gets the token that cancels it."""
     job = submission.job
-    answer = {**job.brief(), "events": url_for("api.job_events", job_id=job.id),
+    answer = {**job.brief(), "events": job_events_url(job.id),
               "cancel": url_for("api.cancel_job", job_id=job.id)}
     if submission.new:
         answer["cancel_token"] = job.cancel_token
@@ -203,12 +204,13 @@ def job_events(job_id: str):
     following a job whose poll opens meanwhile gets a `failed` event saying so, not the result."""
     job = find_job(job_id)
     demo_id = job.snapshot()["demo"]
-    if kept_from_this_request(demo_id):
+    if job_kept_from_this_request(job_id, demo_id):
         return withheld(demo_id)
 
     def current():
-        if kept_from_this_request(demo_id):
-            return "failed", {"job": job_id, "demo": demo_id, "status": "failed", "reason": POLL_OPEN, "error": MESSAGE}, True
+        if job_kept_from_this_request(job_id, demo_id):
+            refusal = {"job": job_id, "demo": demo_id, "status": "failed", "reason": POLL_OPEN, "error": MESSAGE}
+            return "failed", refusal, True
         state = job.snapshot()
         final = state["status"] in TERMINAL
         return (state["status"] if final else "progress"), state, final

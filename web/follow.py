@@ -16,7 +16,7 @@ import threading
 import time
 from typing import Iterator
 
-from flask import Blueprint, Flask, current_app, jsonify, request, url_for
+from flask import Blueprint, Flask, current_app, jsonify, request
 
 from demos import UnknownDemo
 from demos.runtime.params import ParamError
@@ -26,7 +26,7 @@ from web.auth import is_instructor
 from web.deck import get_deck
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
-from web.poll_secret import POLL_OPEN, kept_from_this_request
+from web.poll_secret import POLL_OPEN, job_events_url, kept_from_this_request
 from web.sse import event_stream
 
 bp = Blueprint("follow", __name__, url_prefix="/api/follow")
@@ -48,7 +48,7 @@ def public(state: dict) -> dict:
     if demo and kept_from_this_request(demo["id"]):
         demo = {"id": demo["id"], "reason": POLL_OPEN}
     elif demo and demo.get("job"):
-        demo = {**demo, "events": url_for("api.job_events", job_id=demo["job"])}
+        demo = {**demo, "events": job_events_url(demo["job"])}
     return {**state, "demo": demo}
 
 
