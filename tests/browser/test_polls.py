@@ -34,9 +34,10 @@ def as_lecturer(server, path: str, body: dict) -> None:
 
 @pytest.fixture(autouse=True)
 def a_fresh_poll_and_nobody_leads_afterwards(server):
-    """Each test starts with the poll not asked yet, and leaves the class free to browse, whatever
-    the test before did."""
-    as_lecturer(server, "/api/polls/amnesia", {"action": "reset"})
+    """Each test starts with the poll as if never asked (no answers, nothing hidden), and leaves the
+    class free to browse, whatever the test before did."""
+    for action in ("reset", "open", "close"):
+        as_lecturer(server, "/api/polls/amnesia", {"action": action})
     yield
     as_lecturer(server, "/api/follow", {"on": False})
 
@@ -183,7 +184,10 @@ def expect_kept_from(student) -> None:
     expect(student.locator(".counter")).to_have_text("3 / 13")
     expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
     expect(student.locator("#slide-amnesia .poll-status")).to_contain_text("Open: tap your prediction")
-    student.wait_for_function("() => window.greatShift.follow.state?.demo?.reason === 'poll_open'")
+    # The lecturer's state has arrived, with nothing to fetch: the lecturer's screen took its result
+    # away at Reset (and the server would send a student only the reason).
+    student.wait_for_function("() => window.greatShift.follow.state?.n === 3")
+    assert student.evaluate("() => window.greatShift.follow.state.demo?.params") is None
     widget = student.locator("#slide-amnesia .demo")
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-error")).to_have_text(
@@ -222,7 +226,7 @@ def test_an_open_poll_keeps_the_result_from_every_screen_until_it_closes(open_pa
         expect_kept_from(student)
     choice(late, 0).click()
     expect(choice(late, 0)).to_have_attribute("aria-pressed", "true")
-    late.screenshot(path=screenshot_path("poll-secret-phone-open.png"))
+    late.screenshot(path=screenshot_path("poll-secret-phone-open.png"), full_page=True)
 
     lecturer.reload()  # the lecturer's screen keeps the secret through a reload too
     expect(lecturer.locator("#slide-amnesia .poll-status")).to_contain_text("Open: tap your prediction")
@@ -238,5 +242,4 @@ def test_an_open_poll_keeps_the_result_from_every_screen_until_it_closes(open_pa
         expect(page.locator("#slide-amnesia .demo-summary")).to_have_text(summary)
         expect(page.locator("#slide-amnesia .demo-badge")).to_contain_text("cached · computed on cpu")
         expect(page.locator("#slide-amnesia .poll-outcome")).to_be_visible()
-    assert focused(lecturer) == "demo-run"
-    late.screenshot(path=screenshot_path("poll-secret-phone-closed.png"))
+    late.screenshot(path=screenshot_path("poll-secret-phone-closed.png"), full_page=True)

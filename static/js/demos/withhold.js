@@ -29,6 +29,7 @@ export class Withhold {
     this.kept = args;
     const widget = this.widget;
     widget.progressBox.hidden = true;
+    widget.showBadge("", "");
     widget.setBusy(false);
     widget.emit({ status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null });
     if (this.hiding) this.say(KEPT);
