@@ -243,3 +243,25 @@ def test_an_open_poll_keeps_the_result_from_every_screen_until_it_closes(open_pa
         expect(page.locator("#slide-amnesia .demo-badge")).to_contain_text("cached · computed on cpu")
         expect(page.locator("#slide-amnesia .poll-outcome")).to_be_visible()
     late.screenshot(path=screenshot_path("poll-secret-phone-closed.png"), full_page=True)
+
+
+def test_a_run_during_the_poll_trains_while_the_class_votes_and_shows_at_close(open_page, server):
+    lecturer = open_page(slide_path("amnesia"), width=1024, height=768)
+    lead_the_class(lecturer)
+    student = open_page("/join", **PHONE)
+    press(lecturer, "#slide-amnesia .poll-open")
+    choice(student, 1).click()
+    expect(choice(student, 1)).to_have_attribute("aria-pressed", "true")
+    widget = lecturer.locator("#slide-amnesia .demo")
+    set_params(widget, **{**TINY, "steps": 21})  # not computed yet: it trains, followed by the lecturer's page
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-error")).to_have_text("The result is ready: it is shown when the poll closes.",
+                                                       timeout=TRAINED)
+    expect_no_result(lecturer)
+    expect_no_result(student)
+    press(lecturer, "#slide-amnesia .poll-close")  # the result kept for Close appears at once, everywhere
+    for page in (lecturer, student):
+        expect(page.locator("#slide-amnesia .poll-outcome")).to_be_visible()
+        expect(page.locator("#slide-amnesia .demo-summary")).to_contain_text("21 training steps")
+    expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu")
+    expect(widget.locator(".demo-error")).to_be_hidden()
