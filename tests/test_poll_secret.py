@@ -125,6 +125,13 @@ def test_reset_hides_the_result_again_until_the_poll_closes(client, student, reh
     assert_shown(what_a_student_sees(student, rehearsed), rehearsed)
 
 
+def test_close_after_reset_shows_the_result_without_asking_again(client, student, rehearsed):
+    client.post(POLL, json={"action": "reset"})
+    assert_refused(student.post("/api/demos/amnesia/lookup", json=rehearsed, environ_base=STUDENT))
+    assert client.post(POLL, json={"action": "close"}).get_json()["hides_result"] is False
+    assert student.post("/api/demos/amnesia/lookup", json=rehearsed, environ_base=STUDENT).status_code == 200
+
+
 def test_the_lecturer_still_runs_and_looks_up_while_the_poll_is_open(client, rehearsed):
     lead(client, rehearsed)
     client.post(POLL, json={"action": "open"})
@@ -190,8 +197,8 @@ def test_the_lecturers_page_follows_its_own_run_through_the_open_poll_and_no_one
     token = {"X-Instructor-Token": "s3cret"}
     job = a_job(app)
     lecturer.post(POLL, json={"action": "open"}, headers=token)
-    lecturer.post("/api/follow", json={"on": True, "n": SLIDE, "demo": {"id": "amnesia", "params": job.params, "job": job.id}},
-                  headers=token)
+    lecturers_demo = {"id": "amnesia", "params": job.params, "job": job.id}  # the run the lecturer's slide shows
+    lecturer.post("/api/follow", json={"on": True, "n": SLIDE, "demo": lecturers_demo}, headers=token)
     events = lecturer.get("/api/follow", headers=token).get_json()["demo"]["events"]
     assert events.startswith(f"/api/jobs/{job.id}/events?key=")
     stream, _, (name, state) = first_event(student, events)  # as the lecturer's EventSource asks it: no header

@@ -194,9 +194,9 @@ def expect_kept_from(student) -> None:
         "The class is predicting: the result is shown when the lecturer closes the poll.")
     expect_no_result(student)
     student.watch.expect_error("status of 409")
-    refused = student.evaluate("""() => fetch('/api/demos/amnesia/lookup', {method: 'POST',
-        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({seeds: 1, length: 5, steps: 20, width: 8})})
-        .then(async (r) => [r.status, (await r.json()).reason])""")
+    refused = student.evaluate("""(params) => fetch('/api/demos/amnesia/lookup', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify(params)})
+        .then(async (r) => [r.status, (await r.json()).reason])""", TINY)
     assert refused == [409, "poll_open"]
 
 
@@ -212,12 +212,14 @@ def test_an_open_poll_keeps_the_result_from_every_screen_until_it_closes(open_pa
     expect(early.locator("#slide-amnesia .demo-summary")).to_have_text(summary)  # following the lecturer
 
     press(lecturer, "#slide-amnesia .poll-reset")  # to ask the class for real: the rehearsal is hidden again
-    expect(lecturer.locator("#slide-amnesia .poll-status")).to_have_text("The lecturer opens this poll before the demo runs.")
+    expect(lecturer.locator("#slide-amnesia .poll-status")).to_have_text(
+        "The lecturer opens this poll before the demo runs.")
     assert focused(lecturer) == "poll-reset"  # still enabled: the focus stays on it
+    expect(lecturer.locator("#slide-amnesia .poll-close")).to_be_enabled()  # shows the result without asking again
     expect_no_result(lecturer)
     expect_no_result(early)
     press(lecturer, "#slide-amnesia .poll-open")
-    expect(lecturer.locator("#slide-amnesia .poll-close")).to_be_enabled()
+    expect(lecturer.locator("#slide-amnesia .poll-open")).to_be_disabled()
     assert focused(lecturer) == "poll-close"  # Open is disabled now: the next step has the focus
 
     late = open_page("/join", **PHONE)  # joins during the poll

@@ -130,7 +130,8 @@ export class PollBox {
       : state.total ? `Closed with ${answers}.${yours} Now the demo settles it.`
         : "The lecturer opens this poll before the demo runs.");
     this.controls.querySelector(".poll-open").disabled = state.open;
-    this.controls.querySelector(".poll-close").disabled = !state.open;
+    // After Reset the result stays hidden until Close: Close is there to show it without asking again.
+    this.controls.querySelector(".poll-close").disabled = !state.open && !state.hides_result;
     this.element.dispatchEvent(new CustomEvent("pollstate", { bubbles: true,
       detail: { demo: this.element.dataset.demo, hidesResult: Boolean(state.hides_result) } }));
     this.showOutcome();
