@@ -1,7 +1,9 @@
 """Predict, then run, in real browsers: a lecturer and three students on phones who joined by the
 join address. The class answers the Amnesia Test's poll, everyone watches the counts arrive, the
 lecturer closes the poll and runs the demo, and every screen shows the class's prediction beside
-the measured outcome. The result's address reproduces it, and Copy link copies that address."""
+the measured outcome. The result's address reproduces it, and Copy link copies that address. While
+the poll is open, no screen shows the result: not the lecturer's, not a phone that joins late or
+reloads; Close shows it on all of them."""
 import json
 import re
 import urllib.request
