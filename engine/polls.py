@@ -1,8 +1,9 @@
 """The class's answers to each slide's poll, kept on the engine's board, which every server
 process shares.
 
-A poll's record is the board notice `poll-<demo>`: whether the poll is open and each voter's
-choice (`{"open": bool, "answers": {voter id: choice index}}`), a file under `<cache>/board/`
+A poll's record is the board notice `poll-<demo>`: whether the poll is open, whether it keeps the
+demo's result from the class, and each voter's choice (`{"open": bool, "hides_result": bool,
+"answers": {voter id: choice index}}`), a file under `<cache>/board/`
 written whole or not at all. Every change reads, changes and posts the record under a file
 lock, so answers sent to different processes at the same moment are all kept, each once; the
 post wakes every process's event streams of that poll. Without a folder the board, and so the
@@ -17,17 +18,23 @@ from filelock import FileLock
 from engine import notices
 from engine.board import Board
 
-CLOSED = {"open": False, "answers": {}}
+CLOSED = {"open": False, "hides_result": False, "answers": {}}
 LOCK_POLL_SECONDS = 0.002
 
 
+def hides_result(record: dict) -> bool:
+    """Whether the class may not see the demo's result yet: from Open (or Reset) until Close.
+    A record written before this was kept hid it while open."""
+    return bool(record.get("hides_result", record["open"]))
+
+
 def tally(record: dict, n_choices: int) -> dict:
-    """What everyone may see of a record: open or not, and how many chose each choice."""
+    """What everyone may see of a record: open or not, result hidden or not, and how many chose each choice."""
     counts = [0] * n_choices
     for choice in record["answers"].values():
         if 0 <= choice < n_choices:
             counts[choice] += 1
-    return {"open": record["open"], "counts": counts, "total": sum(counts)}
+    return {"open": record["open"], "hides_result": hides_result(record), "counts": counts, "total": sum(counts)}
 
 
 class PollStore:
@@ -55,7 +62,7 @@ class PollStore:
         """Apply `update` to a copy of the record and post it for every process; returns the record."""
         with self.locked(demo_id):
             current = self.record(demo_id)
-            record = {"open": current["open"], "answers": dict(current["answers"])}
+            record = {"open": current["open"], "hides_result": hides_result(current), "answers": dict(current["answers"])}
             update(record)
             self.board.write(notices.poll(demo_id), record)
         return record

@@ -8,6 +8,9 @@
   GET  /api/jobs/<id>             a job's status, progress, expected time and ETA, and result or error
   GET  /api/jobs/<id>/events      the same as Server-Sent Events, ending with the result
   POST /api/jobs/<id>/cancel      {"token": ...} (whoever started it) or the instructor: stop it
+
+While a slide's poll hides its demo's result, a student's run, lookup or job of that demo is refused
+(409, reason "poll_open") and the demo's listing shows no job: web/poll_secret.py.
 """
 from functools import lru_cache
 
@@ -24,6 +27,8 @@ from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor, same_secret
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
+from web.poll_secret import (MESSAGE, POLL_OPEN, job_events_url, job_kept_from_this_request, kept_from_this_request,
+                              withheld)
 from web.sse import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -38,11 +43,14 @@ def queue_full(error: QueueFull):
 
 
 def demo_rows() -> list[dict]:
-    """The engine's status of every demo, with the URL of each running job's event stream."""
+    """The engine's status of every demo, with the URL of each running job's event stream (none
+    for a student while the demo's poll hides its result)."""
     rows = get_engine().status()
     for row in rows:
-        if row["job"]:
-            row["job"]["events"] = url_for("api.job_events", job_id=row["job"]["job"])
+        if kept_from_this_request(row["id"]):
+            row.update(job=None, reason=POLL_OPEN)
+        elif row["job"]:
+            row["job"]["events"] = job_events_url(row["job"]["job"])
     return rows
 
 
@@ -74,7 +82,7 @@ def cached_response(body: bytes) -> Response:
 def job_accepted(submission: Submission):
     """202 and where to follow the job; whoever started it also gets the token that cancels it."""
     job = submission.job
-    answer = {**job.brief(), "events": url_for("api.job_events", job_id=job.id),
+    answer = {**job.brief(), "events": job_events_url(job.id),
               "cancel": url_for("api.cancel_job", job_id=job.id)}
     if submission.new:
         answer["cancel_token"] = job.cancel_token
@@ -107,6 +115,8 @@ def too_many_jobs(error: TooManyJobs):
 
 @bp.post("/demos/<demo_id>/run")
 def run_demo(demo_id: str):
+    if kept_from_this_request(demo_id):
+        return withheld(demo_id)
     params = read_json_object()
     force = params.pop("force", False)
     if not isinstance(force, bool):
@@ -152,6 +162,8 @@ def instructor_status():
 def lookup_demo(demo_id: str):
     """A cached result for these parameters, or {"status": "missing"}: never starts training.
     (Students following the lecture fetch the lecturer's results this way.)"""
+    if kept_from_this_request(demo_id):
+        return withheld(demo_id)
     entry = get_engine().cached(demo_id, read_json_object())
     if entry is None:
         return jsonify(status="missing")
@@ -180,15 +192,25 @@ def find_job(job_id: str) -> Job:
 
 @bp.get("/jobs/<job_id>")
 def show_job(job_id: str):
-    return jsonify(find_job(job_id).snapshot())
+    state = find_job(job_id).snapshot()
+    if kept_from_this_request(state["demo"]):
+        return withheld(state["demo"])
+    return jsonify(state)
 
 
 @bp.get("/jobs/<job_id>/events")
 def job_events(job_id: str):
-    """`progress` events while the job waits and trains, then one `done` or `failed` event."""
+    """`progress` events while the job waits and trains, then one `done` or `failed` event. A student
+    following a job whose poll opens meanwhile gets a `failed` event saying so, not the result."""
     job = find_job(job_id)
+    demo_id = job.snapshot()["demo"]
+    if job_kept_from_this_request(job_id, demo_id):
+        return withheld(demo_id)
 
     def current():
+        if job_kept_from_this_request(job_id, demo_id):
+            refusal = {"job": job_id, "demo": demo_id, "status": "failed", "reason": POLL_OPEN, "error": MESSAGE}
+            return "failed", refusal, True
         state = job.snapshot()
         final = state["status"] in TERMINAL
         return (state["status"] if final else "progress"), state, final
