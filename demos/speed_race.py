@@ -14,23 +14,27 @@ parallel hardware, on whatever machine runs the lecture (demos/shared/speedup.py
 `benchmarks/speed_race.py` runs the same measurement from a terminal.
 
 Timings on a shared machine are noisy, so each point keeps its spread (fastest to slowest of its
-repeats); a point whose spread is too wide is timed again, and marked `noisy` if it stays so. Who is
-faster is said only at lengths where the two spreads do not overlap and neither point is noisy.
+repeats); a point whose spread is too wide is timed again, and marked `noisy` if it stays so
+(demos/shared/step_timing.py). Who is faster is said only at lengths where the two spreads do not
+overlap and neither point is noisy (demos/shared/race_verdict.py). The two LSTMs are in
+demos/core/models.py with the other models.
 """
 import copy
 import statistics
-import time
 
 import torch
 from torch import nn
 
-from demos.core.models import Block, ModelConfig, count_parameters
-from demos.runtime.device import all_cpu_cores, device_label, precision, synchronize
+from demos.core.models import Block, FusedLSTM, LoopLSTM, ModelConfig, count_parameters
+from demos.runtime.device import all_cpu_cores, device_label, precision
 from demos.runtime.params import Param, seed_param
 from demos.runtime.progress import share
 from demos.shared import speedup
 from demos.shared.complexity import TABLE_1
+from demos.shared.race_verdict import verdict, winners
 from demos.shared.recap import headline as recap_row
+from demos.shared.speedup import times_word
+from demos.shared.step_timing import NOISE_LIMIT, POINT_SECONDS, RETRY_BUDGET, noise, one_step, time_points
 
 ID = "speed_race"
 TITLE = "The speed race: one training step, sequential vs parallel"
@@ -62,33 +66,6 @@ PEAK_FLOPS = {
 }
 
 
-class LoopLSTM(nn.Module):
-    """An LSTM written as the recurrence it is: one LSTMCell call per time step."""
-
-    def __init__(self, width: int):
-        super().__init__()
-        self.cell = nn.LSTMCell(width, width)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        B, T, C = x.size()
-        h = x.new_zeros(B, C)
-        c = x.new_zeros(B, C)
-        outputs = []
-        for t in range(T):  # step t needs h and c from step t-1
-            h, c = self.cell(x[:, t], (h, c))
-            outputs.append(h)
-        return torch.stack(outputs, dim=1)
-
-
-class FusedLSTM(nn.Module):
-    def __init__(self, width: int):
-        super().__init__()
-        self.lstm = nn.LSTM(width, width, batch_first=True)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.lstm(x)[0]
-
-
 def build(contender: str, width: int) -> nn.Module:
     if contender == "lstm_fused":
         return FusedLSTM(width)
@@ -98,68 +75,6 @@ def build(contender: str, width: int) -> nn.Module:
 
 
 CPU_COMPARE_MAX = 1024  # beside a GPU, or on one thread, the CPU is timed up to this length (at 4,096 a step takes seconds)
-POINT_SECONDS = 2.0  # a point that has taken this long stops after two timings (the least for a spread)
-NOISE_LIMIT = 0.5  # a point whose slowest timing exceeds its fastest by over half the median is noisy
-RETRIES = 2  # a noisy point is timed again up to this many times, and the quietest attempt kept...
-RETRY_SECONDS = 1.0  # ...if timing it again takes about this long or less (its fastest time × repeats)...
-RETRY_BUDGET = 10.0  # ...and the race has spent less than this many seconds on retries: it is a live demo
-
-
-def time_length(models: dict, x: torch.Tensor, repeats: int, device: torch.device,
-                warm_up: bool = True) -> dict[str, tuple[list[float], float | None]]:
-    """Seconds for each of up to `repeats` forward+backward passes of each model, and its peak MiB on
-    CUDA. The models take turns, one step each, so a burst of work from another program slows all
-    of them alike rather than one. A contender that has taken POINT_SECONDS stops after two
-    timings. A warm-up pass comes first where it matters: always on a GPU (kernel choice, cuDNN
-    plans for each shape), on a CPU only the first time the models run."""
-    def step(model):
-        model.zero_grad(set_to_none=True)
-        model(x).square().mean().backward()
-
-    if warm_up or device.type != "cpu":
-        for model in models.values():
-            step(model)  # warm-up: allocation, kernel selection, cuDNN plans
-    seconds = {name: [] for name in models}
-    memory = dict.fromkeys(models)
-    for _ in range(repeats):
-        for name, model in models.items():
-            if len(seconds[name]) >= 2 and sum(seconds[name]) > POINT_SECONDS:
-                continue
-            synchronize(device)
-            if device.type == "cuda":
-                torch.cuda.reset_peak_memory_stats(device)
-            started = time.perf_counter()
-            step(model)
-            synchronize(device)  # GPU work is queued: wait for it, or we time only its launch
-            seconds[name].append(time.perf_counter() - started)
-            if device.type == "cuda":
-                memory[name] = max(memory[name] or 0, torch.cuda.max_memory_allocated(device) / 2**20)
-    return {name: (seconds[name], memory[name]) for name in models}
-
-
-def noise(seconds: list[float]) -> float:
-    """How far apart repeated timings of one point are: (slowest − fastest) ÷ median."""
-    return (max(seconds) - min(seconds)) / statistics.median(seconds)
-
-
-def time_points(models: dict, x: torch.Tensor, repeats: int, device: torch.device, warm_up: bool,
-                allowance: float = RETRY_BUDGET) -> tuple[dict, float]:
-    """Each model's timings at one length; the noisy ones are timed again (at most RETRIES times)
-    while a new attempt is cheap and `allowance` seconds of retrying are left, and each keeps its
-    quietest attempt. Returns {name: (seconds, peak MiB, attempts)} and the seconds spent retrying."""
-    points = {name: (seconds, memory, 1) for name, (seconds, memory) in time_length(models, x, repeats, device, warm_up).items()}
-    retrying = 0.0
-    while retrying < allowance:
-        again = [name for name, (seconds, _, attempts) in points.items()
-                 if noise(seconds) > NOISE_LIMIT and attempts <= RETRIES and min(seconds) * repeats <= RETRY_SECONDS]
-        if not again:
-            break
-        started = time.perf_counter()
-        for name, (seconds, memory) in time_length({n: models[n] for n in again}, x, repeats, device, False).items():
-            kept, _, attempts = points[name]
-            points[name] = (min(kept, seconds, key=noise), memory, attempts + 1)
-        retrying += time.perf_counter() - started
-    return points, retrying
 
 
 def transformer_flops(batch: int, length: int, width: int) -> float:
@@ -200,30 +115,6 @@ def race(params: dict, device: torch.device, progress) -> dict:
     return summarise(params, device, measured, skipped)
 
 
-def faster(a: dict, b: dict) -> str | None:
-    """Which of two timed points is faster, "a" or "b", or None when that cannot be told: one is
-    missing or noisy, or their spreads (fastest to slowest timing) overlap."""
-    if a["spread"] is None or b["spread"] is None or a["noisy"] or b["noisy"]:
-        return None
-    if a["spread"][1] < b["spread"][0]:
-        return "a"
-    if b["spread"][1] < a["spread"][0]:
-        return "b"
-    return None
-
-
-def point(race_result: dict, name: str, i: int) -> dict:
-    return {"spread": race_result["spread"][name][i], "noisy": race_result["noisy"][name][i]}
-
-
-def winners(race_result: dict) -> list[str | None]:
-    """At each length, "transformer" or "lstm" where the fused LSTM and the Transformer layer are
-    told apart, else None (too close to call)."""
-    calls = [faster(point(race_result, "lstm_fused", i), point(race_result, "transformer", i))
-             for i in range(len(race_result["lengths"]))]
-    return [{"a": "lstm", "b": "transformer", None: None}[call] for call in calls]
-
-
 def summarise(params: dict, device: torch.device, measured: dict, skipped: list) -> dict:
     lengths, width, batch = params["lengths"], params["width"], params["batch"]
     label = device_label(device)
@@ -258,50 +149,6 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
     return result
 
 
-def times_word(ratio: float) -> str:
-    return f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×"
-
-
-def listed(lengths: list) -> str:
-    words = [f"{n:,}" for n in lengths]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def verdict(label: str, race_result: dict) -> str:
-    """What these timings show, whichever way they go, saying who is faster only at lengths where
-    the two contenders' spreads do not overlap (and neither is noisy)."""
-    lengths, series = race_result["lengths"], race_result["series"]
-    won = winners(race_result)
-    ratios = [f / t for f, t in zip(series["lstm_fused"], series["transformer"])]
-    at = {who: [i for i, w in enumerate(won) if w == who] for who in ("transformer", "lstm", None)}
-    transformer, lstm, close = ([lengths[i] for i in at[who]] for who in ("transformer", "lstm", None))
-    if not transformer and not lstm:
-        text = (f"On {label} the fused LSTM and the Transformer layer were too close to call at every length: "
-                f"their timings overlap or were noisy.")
-    elif len(transformer) == len(lengths):
-        text = (f"On {label} the Transformer layer beat the fused LSTM at every length: "
-                f"{times_word(ratios[0])} faster at {lengths[0]:,}"
-                + (f", {times_word(ratios[-1])} at {lengths[-1]:,}" if len(lengths) > 1 else "") + ".")
-    elif len(lstm) == len(lengths):
-        text = (f"On {label} the fused LSTM beat the Transformer layer at every length: it took "
-                f"{times_word(ratios[0])} the Transformer's time at {lengths[0]:,}"
-                + (f", {times_word(ratios[-1])} at {lengths[-1]:,}" if len(lengths) > 1 else "") + ".")
-    else:
-        if transformer:
-            best = max(ratios[i] for i in at["transformer"])
-            text = f"On {label} the Transformer layer beat the fused LSTM at {listed(transformer)} ({times_word(best)} faster{' at best' if len(transformer) > 1 else ''})"
-            text += f" and lost at {listed(lstm)}" if lstm else ""
-        else:
-            best = min(ratios[i] for i in at["lstm"])
-            text = (f"On {label} the fused LSTM beat the Transformer layer at {listed(lstm)} "
-                    f"(it took {times_word(best)} the Transformer's time{' at best' if len(lstm) > 1 else ''})")
-        text += f"; too close to call on this machine at {listed(close)}." if close else "."
-    noisy = sorted({n for times in race_result["noisy"].values() for n, bad in zip(lengths, times) if bad})
-    if noisy:
-        text += f" Timings at {listed(noisy)} stayed noisy: drawn hollow, left out of the verdict."
-    return text
-
-
 def work(params: dict) -> float:
     """How the run's cost grows with its settings, repeats × batch × width × the lengths (those timed on one
     thread and on all, about three times over): the engine scales its time estimates for new settings by it."""
@@ -314,11 +161,6 @@ def scaling_lengths(params: dict) -> list[int]:
     within = [n for n in sorted(params["lengths"]) if n <= CPU_COMPARE_MAX] or sorted(params["lengths"])[:1]
     everyone = [n for n in within if n <= params["loop_max_length"]]
     return sorted({within[-1], *everyone[-1:]})
-
-
-def one_step(models: dict, x: torch.Tensor, device: torch.device, warm_up: bool) -> dict[str, float]:
-    """Seconds of one step of each model, taking turns (time_length with one repeat)."""
-    return {name: seconds[0] for name, (seconds, _) in time_length(models, x, 1, device, warm_up).items()}
 
 
 def thread_scaling(params: dict, device: torch.device, threads: int, progress) -> dict:

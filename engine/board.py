@@ -53,15 +53,6 @@ class Board:
         with self.lock:
             return self.memory.get(name, (0, default))
 
-    def read_all(self, prefix: str) -> list:
-        """The values of every notice named `prefix...` (e.g. one posted by each server process)."""
-        if self.directory is not None:
-            names = [path.stem for path in self.directory.glob(f"{prefix}*.json")]
-        else:
-            with self.lock:
-                names = [name for name in self.memory if name.startswith(prefix)]
-        return [self.read(name)[1] for name in names]
-
     def wait(self, name: str, seen_version: int, timeout: float, default=None) -> tuple[int, object]:
         """Block until `name` has a version newer than `seen_version`, or `timeout` passes."""
         self.watched.add(name)
@@ -114,6 +105,13 @@ class Board:
                     stamps[name] = stamp
                     self._refresh(name)
             time.sleep(POLL_SECONDS)
+
+    def names(self, prefix: str) -> list[str]:
+        """The names of the notices that start with `prefix`, posted by any process."""
+        if self.directory is not None:
+            return sorted(path.stem for path in self.directory.glob(f"{prefix}*.json"))
+        with self.lock:
+            return sorted(name for name in self.memory if name.startswith(prefix))
 
     def remove_older_than(self, prefix: str, seconds: float) -> None:
         """Delete notices named `prefix...` not written for `seconds` (finished jobs' notices)."""

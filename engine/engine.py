@@ -41,14 +41,14 @@ from demos.runtime.storage import ModelStore
 from demos.runtime.versions import code_version
 from engine.board import Board
 from engine.cache import Entry, ResultCache, cache_key
-from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, notice_name, process_alive
+from engine import notices
+from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, process_alive
 from engine.timings import Estimate, Timings
 
 log = logging.getLogger(__name__)
 job_log = logging.getLogger("greatshift.jobs")  # one JSON line per training job
 RECENT_JOBS = 500  # finished jobs remembered for late pollers
 JOB_NOTICE_SECONDS = 3600  # how long other processes can still read about a finished job
-LECTURER_NOTICE = "lecturer-run"  # posted when the lecturer starts a run: students' running jobs give way
 PREEMPTED = "Stopped so that the lecturer's demo could run first. Press Run again in a minute."
 
 
@@ -76,9 +76,9 @@ class Engine:
         self.cache = ResultCache(cache_dir)
         self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
         self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode
-        self.board.remove_older_than("job-", JOB_NOTICE_SECONDS)
-        self.board.remove_older_than("cancel-", JOB_NOTICE_SECONDS)
-        self.board.remove_older_than("watchers-", JOB_NOTICE_SECONDS)
+        self.board.remove_older_than(notices.JOB, JOB_NOTICE_SECONDS)
+        self.board.remove_older_than(notices.CANCEL, JOB_NOTICE_SECONDS)
+        self.board.remove_older_than(notices.WATCHERS, JOB_NOTICE_SECONDS)
         self.timings = Timings(cache_dir)
         self.notice_lock = threading.Lock()
         for demo in DEMOS.values():
@@ -157,7 +157,7 @@ class Engine:
             except queue.Full:
                 raise QueueFull from None
             if not student:
-                self.board.write(LECTURER_NOTICE, {"job": job.id})
+                self.board.write(notices.LECTURER_RUN, {"job": job.id})
             self.in_flight[key] = job
             self.jobs[job.id] = job
             self._forget_old_jobs()
@@ -168,14 +168,14 @@ class Engine:
         """A job of this process, or one another server process posted on the board."""
         if job_id in self.jobs:
             return self.jobs[job_id]
-        if JOB_ID.match(job_id) and self.board.read(notice_name(job_id))[0]:
+        if JOB_ID.match(job_id) and self.board.read(notices.job(job_id))[0]:
             return RemoteJob(self.board, job_id)
         return None
 
     def _post_notice(self, job: Job) -> None:
         # Serialised, and the snapshot taken inside the lock: the last notice is the job's latest state.
         with self.notice_lock:
-            self.board.write(notice_name(job.id), {"pid": os.getpid(), "snapshot": job.snapshot(),
+            self.board.write(notices.job(job.id), {"pid": os.getpid(), "snapshot": job.snapshot(),
                                                    "cancel_token": job.cancel_token, "student": job.student})
 
     def cancel(self, job_id: str, reason: str = "Cancelled.", by: str = "cancel") -> None:
@@ -184,7 +184,7 @@ class Engine:
         stopped it (one of STOPPED_BY), kept with the job for the page that started it."""
         job = self.jobs.get(job_id)
         if job is None:
-            self.board.write(f"cancel-{job_id}", {"reason": reason, "by": by})
+            self.board.write(notices.cancel(job_id), {"reason": reason, "by": by})
             return
         with self.lock:
             if job.finished:
@@ -198,15 +198,15 @@ class Engine:
 
     def _watched_elsewhere(self, job: Job) -> bool:
         """Whether an event stream in another server process follows `job`."""
-        return any(notice["count"] > 0 and process_alive(notice["pid"])
-                   for notice in self.board.read_all(f"watchers-{job.id}-"))
+        counts = (self.board.read(name)[1] for name in self.board.names(notices.watchers(job.id)))
+        return any(count["count"] > 0 and process_alive(count["pid"]) for count in counts)
 
     def _stop_requested(self, job: Job) -> tuple[str, str] | None:
         """Why `job` should stop and who asked (other processes, or the lecturer's run): or None."""
-        version, request = self.board.read(f"cancel-{job.id}")
+        version, request = self.board.read(notices.cancel(job.id))
         if version:
             return request["reason"], request.get("by", "cancel")
-        if job.student and self.board.read(LECTURER_NOTICE)[0] > job.started_ns:
+        if job.student and self.board.read(notices.LECTURER_RUN)[0] > job.started_ns:
             return PREEMPTED, "lecturer"
         return None
 
@@ -224,7 +224,7 @@ class Engine:
                     return entry, False
             # One training at a time on this device, across every process sharing the cache folder.
             device_lock = self.cache.lock_for(f"device-{self.device.type}")
-            give_way = (lambda: self.board.write(LECTURER_NOTICE, {})) if lecturer else None
+            give_way = (lambda: self.board.write(notices.LECTURER_RUN, {})) if lecturer else None
             with holding(device_lock, progress, f"waiting for the {self.device.type}: another process is training on it", give_way):
                 result = run_demo(demo, params, progress, self.device, self.models, stop_check)
             self.timings.record(demo, self.device_label, params, result["train_seconds"])

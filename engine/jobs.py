@@ -19,6 +19,8 @@ import time
 from contextlib import contextmanager
 from typing import Callable
 
+from engine import notices
+
 TERMINAL = ("done", "failed", "cancelled")
 JOB_ID = re.compile(r"^[0-9a-f]{16}$")  # what `Job.id` looks like
 PUBLISH_INTERVAL = 0.1  # seconds
@@ -249,7 +251,7 @@ class RemoteJob:
     def __init__(self, board, job_id: str):
         self.board = board
         self.id = job_id
-        self.notice = notice_name(job_id)
+        self.notice = notices.job(job_id)
 
     def snapshot(self) -> dict:
         notice = self.board.read(self.notice)[1]
@@ -279,10 +281,15 @@ class RemoteJob:
             count = _remote_watchers.pop(self.id, 0) + change
             if count:
                 _remote_watchers[self.id] = count
-            self.board.write(watchers_notice(self.id, os.getpid()), {"pid": os.getpid(), "count": count})
+            self.board.write(notices.watchers(self.id, os.getpid()), {"pid": os.getpid(), "count": count})
 
     def wait_for_change(self, seen_version: int, timeout: float) -> int:
         return self.board.wait(self.notice, seen_version, timeout)[0]
+
+    @property
+    def cancel_token(self) -> str:
+        """The secret that lets whoever started the job cancel it, as its process posted it."""
+        return self.board.read(self.notice)[1].get("cancel_token", "")
 
 
 def process_alive(pid: int) -> bool:
@@ -293,12 +300,3 @@ def process_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def notice_name(job_id: str) -> str:
-    return f"job-{job_id}"
-
-
-def watchers_notice(job_id: str, pid: int) -> str:
-    """Where process `pid` posts how many of its event streams follow another process's job."""
-    return f"watchers-{job_id}-{pid}"

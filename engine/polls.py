@@ -1,8 +1,9 @@
 """The class's answers to each slide's poll, kept on the engine's board, which every server
 process shares.
 
-A poll's record is the board notice `poll-<demo>`: whether the poll is open and each voter's
-choice (`{"open": bool, "answers": {voter id: choice index}}`), a file under `<cache>/board/`
+A poll's record is the board notice `poll-<demo>`: whether the poll is open, whether it keeps the
+demo's result from the class, and each voter's choice (`{"open": bool, "hides_result": bool,
+"answers": {voter id: choice index}}`), a file under `<cache>/board/`
 written whole or not at all. Every change reads, changes and posts the record under a file
 lock, so answers sent to different processes at the same moment are all kept, each once; the
 post wakes every process's event streams of that poll. Without a folder the board, and so the
@@ -14,23 +15,26 @@ from contextlib import contextmanager
 
 from filelock import FileLock
 
+from engine import notices
 from engine.board import Board
 
-CLOSED = {"open": False, "answers": {}}
+CLOSED = {"open": False, "hides_result": False, "answers": {}}
 LOCK_POLL_SECONDS = 0.002
 
 
-def notice(demo_id: str) -> str:
-    return f"poll-{demo_id}"
+def hides_result(record: dict) -> bool:
+    """Whether the class may not see the demo's result yet: from Open (or Reset) until Close.
+    A record written before this was kept hid it while open."""
+    return bool(record.get("hides_result", record["open"]))
 
 
 def tally(record: dict, n_choices: int) -> dict:
-    """What everyone may see of a record: open or not, and how many chose each choice."""
+    """What everyone may see of a record: open or not, result hidden or not, and how many chose each choice."""
     counts = [0] * n_choices
     for choice in record["answers"].values():
         if 0 <= choice < n_choices:
             counts[choice] += 1
-    return {"open": record["open"], "counts": counts, "total": sum(counts)}
+    return {"open": record["open"], "hides_result": hides_result(record), "counts": counts, "total": sum(counts)}
 
 
 class PollStore:
@@ -39,7 +43,7 @@ class PollStore:
         self.lock = threading.Lock()
 
     def record(self, demo_id: str) -> dict:
-        return self.board.read(notice(demo_id), CLOSED)[1]
+        return self.board.read(notices.poll(demo_id), CLOSED)[1]
 
     @contextmanager
     def locked(self, demo_id: str) -> Iterator[None]:
@@ -51,14 +55,14 @@ class PollStore:
             self.board.directory.mkdir(parents=True, exist_ok=True)
             # Held for a millisecond or two, so ask again every 2 ms, not filelock's default 50 ms:
             # a class answering at once would otherwise queue for tenths of a second.
-            with FileLock(self.board.directory / f".{notice(demo_id)}.lock").acquire(poll_interval=LOCK_POLL_SECONDS):
+            with FileLock(self.board.directory / f".{notices.poll(demo_id)}.lock").acquire(poll_interval=LOCK_POLL_SECONDS):
                 yield
 
     def change(self, demo_id: str, update: Callable[[dict], None]) -> dict:
         """Apply `update` to a copy of the record and post it for every process; returns the record."""
         with self.locked(demo_id):
             current = self.record(demo_id)
-            record = {"open": current["open"], "answers": dict(current["answers"])}
+            record = {"open": current["open"], "hides_result": hides_result(current), "answers": dict(current["answers"])}
             update(record)
-            self.board.write(notice(demo_id), record)
+            self.board.write(notices.poll(demo_id), record)
         return record

@@ -1,9 +1,10 @@
-"""Shared fixtures: an app on a throw-away instance folder, and its test client."""
+"""Shared fixtures: an app on a throw-away instance folder, and its test client. Importing
+`tests.fixture_app` registers the test-only demo `line_fit`, as the tests' live servers do."""
 import pytest
 import torch
 
-from app import create_app
 from demos import DEMOS
+from tests.fixture_app import create_app
 
 FAST_DEMOS = ("system_check", "line_fit")
 

@@ -33,7 +33,7 @@ class LiveServer:
                "FLASK_CONFIRM_JOB_SECONDS": "1000000", "FLASK_SSE_HEARTBEAT_SECONDS": "1", **self.extra_env}
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "flask", "--app", "app", "run", "--port", str(self.port)],
+            [sys.executable, "-m", "flask", "--app", "tests.fixture_app", "run", "--port", str(self.port)],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout

@@ -5,8 +5,8 @@ import threading
 import pytest
 
 from app import create_app
-from demos import line_fit
-from tests.test_engine import FAST, Gate, Spinner
+from tests import line_fit
+from tests.held_jobs import FAST, Gate, Spinner
 
 NOT_LOCAL = {"REMOTE_ADDR": "10.0.0.7"}
 

@@ -4,6 +4,9 @@ import os
 import threading
 import time
 
+import pytest
+
+from engine import notices
 from engine.board import Board
 
 
@@ -50,3 +53,13 @@ def test_without_a_folder_the_board_lives_in_memory():
     version = board.write("follow", {"n": 2})
     assert board.read("follow") == (version, {"n": 2})
     assert board.wait("follow", 0, timeout=0.1) == (version, {"n": 2})
+
+
+@pytest.mark.parametrize("on_disk", [True, False], ids=["folder", "memory"])
+def test_the_board_lists_the_notices_of_one_kind_from_every_process(tmp_path, on_disk):
+    folder = tmp_path if on_disk else None
+    one, other = Board(folder), Board(folder)
+    one.write(notices.audience("host", 1), {"streams": 2})
+    (other if on_disk else one).write(notices.audience("host", 2), {"streams": 1})
+    one.write(notices.poll("amnesia"), {"open": True})
+    assert one.names(notices.AUDIENCE) == [notices.audience("host", 1), notices.audience("host", 2)]

@@ -9,7 +9,7 @@ import pytest
 
 from app import create_app
 from slides import load_deck
-from tests.test_slides import LECTURE
+from tests.deck import LECTURE
 
 ROOT = Path(__file__).resolve().parent.parent
 # A URL that names another host. The SVG/XML namespace names are identifiers, not requests.

@@ -9,13 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from demos import line_fit
+from tests import line_fit
 from engine import Engine, QueueFull
 from engine import jobs as jobs_module
+from tests.held_jobs import FAST, Gate, Spinner, wait_done
 from tests.live_server import ROOT
-
-FAST = {"steps": 20}
-
 
 @pytest.fixture
 def cache_dir(tmp_path):
@@ -36,35 +34,11 @@ def runs(monkeypatch):
     return calls
 
 
-class Gate:
-    """Holds line_fit inside its run until the test opens the gate, so tests need no sleeps."""
-
-    def __init__(self, monkeypatch):
-        self.entered = threading.Event()
-        self.opened = threading.Event()
-        real_run = line_fit.run
-
-        def gated_run(params, progress, device):
-            progress(0.5, "halfway, held at the gate", {"partial": [1, 2, 3]})
-            self.entered.set()
-            assert self.opened.wait(timeout=30), "the test never opened the gate"
-            return real_run(params, progress, device)
-
-        monkeypatch.setattr(line_fit, "run", gated_run)
-
-
 @pytest.fixture
 def gate(monkeypatch):
     gate = Gate(monkeypatch)
     yield gate
     gate.opened.set()  # never leave a worker waiting
-
-
-def wait_done(job, timeout=60):
-    version = -1
-    while not job.finished:
-        version = job.wait_for_change(version, timeout=timeout)
-    return job.snapshot()
 
 
 def test_a_result_is_computed_once_then_served_from_memory(cache_dir, runs):
@@ -177,6 +151,7 @@ def test_fifty_threads_asking_the_api_way_train_once(cache_dir, runs):
 
 TRAIN_IN_A_PROCESS = """
 import json, sys
+import tests.fixture_app  # registers the test demo line_fit
 from engine import Engine
 engine = Engine(sys.argv[1])
 print("ready", flush=True)
@@ -304,24 +279,6 @@ def test_joining_a_students_job_lifts_its_time_limit(cache_dir, gate):
     time.sleep(0.6)  # past the student's limit: the job must not be stopped now
     gate.opened.set()
     assert wait_done(job)["status"] == "done"
-
-
-class Spinner:
-    """Makes line_fit report progress every few milliseconds until stopped from outside (or 30 s):
-    a stand-in for a long training run, so cancelling can be tested without one."""
-
-    def __init__(self, monkeypatch):
-        self.entered = threading.Event()
-
-        def spinning_run(params, progress, device):
-            self.entered.set()
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                progress(0.3, "training")
-                time.sleep(0.005)
-            raise AssertionError("nobody stopped the spinning job")
-
-        monkeypatch.setattr(line_fit, "run", spinning_run)
 
 
 @pytest.fixture

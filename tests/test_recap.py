@@ -18,12 +18,11 @@ TINY = {
 
 
 @pytest.mark.parametrize("demo", TINY, ids=lambda demo: demo.ID)
-def test_each_headline_names_a_winner_with_its_numbers(demo):
-    result = run_demo(demo, TINY[demo])
-    row = demo.headline(result)
+def test_each_headline_reads_a_real_result(demo):
+    """Each demo's headline reads the result its demo really makes (the exact words: tests/test_headlines.py)."""
+    row = demo.headline(run_demo(demo, TINY[demo]))
     assert set(row) == {"test", "winner", "winner_label", "detail"}
     assert row["winner"] in ("rnn", "lstm", "transformer", "tie")
-    assert any(ch.isdigit() for ch in row["detail"]), "the detail carries the measured numbers"
 
 
 def test_the_amnesia_headline_follows_the_seeds_ranges():

@@ -15,7 +15,7 @@ from app import create_app
 from engine import Engine
 from engine.cache import ResultCache
 from tests.live_server import LiveServer
-from tests.test_engine import FAST, Gate, wait_done
+from tests.held_jobs import FAST, Gate, wait_done
 
 
 def get_json(url: str) -> dict:
@@ -52,6 +52,20 @@ def test_a_job_is_visible_from_every_server_process(tmp_path, monkeypatch):
     rest = b"".join(stream).decode()
     assert "event: done" in rest and '"result"' in rest
     assert other.get("/api/jobs/0123456789abcdef").status_code == 404
+
+
+def test_whoever_started_a_job_can_cancel_it_through_another_server_process(tmp_path, monkeypatch):
+    gate = Gate(monkeypatch)
+    one = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()
+    other = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()  # another worker
+    student = {"REMOTE_ADDR": "10.0.0.7"}  # not the instructor: only the job's own token may cancel it
+    job = one.post("/api/demos/line_fit/run", json=FAST, environ_base=student).get_json()
+    assert gate.entered.wait(timeout=30)
+    assert other.post(job["cancel"], json={"token": "guess"}, environ_base=student).status_code == 403
+    assert other.post(job["cancel"], json={"token": job["cancel_token"]}, environ_base=student).status_code == 202
+    gate.opened.set()
+    stream = other.get(job["events"], buffered=False).response
+    assert "event: cancelled" in b"".join(stream).decode()
 
 
 def test_one_training_at_a_time_on_a_device_across_processes(tmp_path, monkeypatch):

@@ -6,10 +6,7 @@ import pytest
 
 from demos import DEMOS
 from slides import RECAP, DeckCache, SlideError, demo_ids, load_deck, render_markdown, split_notes
-
-LECTURE = ["system_check", "signal_decay", "amnesia", "recall_vs_length", "index_lookup", "dyck", "attention_web",
-           "attention_matrix", "training_progression", "speed_race", "generation", "context_scaling", RECAP]
-
+from tests.deck import LECTURE
 
 def test_the_deck_has_the_thirteen_slides_in_order_each_named_for_its_demo():
     deck = load_deck()

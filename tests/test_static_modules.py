@@ -26,3 +26,24 @@ def test_every_imported_name_is_exported_by_its_module():
             wanted = {name.split(" as ")[0].strip() for name in names.split(",") if name.strip()}
             missing += [f"{module.relative_to(ROOT)}: {name} from {target}" for name in wanted - exports_of(path)]
     assert not missing, missing
+
+
+def test_python_and_javascript_write_a_ratio_alike():
+    """One rule for "1.78×": the summaries (Python) and the charts' labels (JavaScript) agree."""
+    import json
+    import shutil
+    import subprocess
+
+    import pytest
+
+    from demos.shared.speedup import times_word
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("needs Node.js to run the browser's module")
+    values = [0.0123, 0.031, 0.0999, 0.13, 0.55, 0.98, 1.0, 1.163, 1.78, 4.0, 9.994, 10.2, 16.0, 123.4]
+    module = (ROOT / "demos" / "renderers" / "shared" / "times.js").as_uri()
+    script = f'import {{ timesWord }} from "{module}"; console.log(JSON.stringify({json.dumps(values)}.map(timesWord)));'
+    out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [times_word(v) for v in values]

@@ -6,8 +6,9 @@ import sys
 
 import pytest
 
-from app import create_app
+from demos.__main__ import main as demos_main
 from demos.runtime.device import DeviceError, device_label, pick_device
+from tests.fixture_app import create_app
 from tests.live_server import ROOT
 
 
@@ -21,22 +22,34 @@ def test_the_demos_package_never_imports_flask():
     assert run("-c", code).returncode == 0
 
 
-def test_python_m_demos_lists_the_demos():
+def test_python_m_demos_lists_the_lectures_demos_and_no_test_fixture():
     out = run("-m", "demos")
-    assert out.returncode == 0 and "system_check" in out.stdout and "line_fit" in out.stdout
+    assert out.returncode == 0 and "system_check" in out.stdout and "generation" in out.stdout
+    assert "line_fit" not in out.stdout, "the engine's test demo is registered by the tests alone"
 
 
-def test_python_m_demos_runs_a_demo_with_a_progress_bar():
-    out = run("-m", "demos", "line_fit", "--steps", "40", "--seed", "3")
+def test_the_served_list_of_demos_has_no_test_fixture_either(tmp_path):
+    code = ("from app import create_app; "
+            f"client = create_app({{'TESTING': True, 'CACHE_DIR': {str(tmp_path)!r}}}).test_client(); "
+            "print(sorted(d['id'] for d in client.get('/api/demos').get_json()['demos']))")
+    out = run("-c", code)
     assert out.returncode == 0, out.stderr
-    assert "After 40 steps the fitted line is" in out.stdout
-    assert "(cpu," in out.stdout and "seed 3" in out.stdout
-    assert "[" in out.stderr and "100%" in out.stderr, "a progress bar on stderr"
+    assert "'system_check'" in out.stdout and "line_fit" not in out.stdout
 
 
-def test_python_m_demos_json_matches_the_engine(tmp_path):
-    out = run("-m", "demos", "line_fit", "--steps", "25", "--json")
-    result = json.loads(out.stdout)
+# The terminal version runs in this process (`main(argv)` is what `python -m demos` calls), so the
+# tests below import PyTorch once; the subprocess tests above show that the command itself starts.
+def test_python_m_demos_runs_a_demo_with_a_progress_bar(capsys):
+    assert demos_main(["line_fit", "--steps", "40", "--seed", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert "After 40 steps the fitted line is" in out
+    assert "(cpu," in out and "seed 3" in out
+    assert "[" in err and "100%" in err, "a progress bar on stderr"
+
+
+def test_python_m_demos_json_matches_the_engine(tmp_path, capsys):
+    assert demos_main(["line_fit", "--steps", "25", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
     client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()
     response = client.post("/api/demos/line_fit/run", json={"steps": 25})
     job = client.get(response.get_json()["events"]).get_data(as_text=True)
@@ -51,18 +64,21 @@ def test_python_m_demos_json_matches_the_engine(tmp_path):
     (["nope"], "unknown demo"),
     (["line_fit", "--device", "cuda"], "no CUDA GPU"),
 ])
-def test_python_m_demos_explains_bad_arguments(args, words):
-    out = run("-m", "demos", *args)
-    assert out.returncode == 2
-    assert words in out.stderr
+def test_python_m_demos_explains_bad_arguments(args, words, capsys):
+    try:
+        code = demos_main(args)
+    except SystemExit as exit:  # argparse refuses a value it cannot parse
+        code = exit.code
+    assert code == 2
+    assert words in capsys.readouterr().err
 
 
 def test_flask_warm_trains_everything_once_then_finds_it_cached(tmp_path):
     env = {"FLASK_CACHE_DIR": str(tmp_path / "cache")}
-    first = run("-m", "flask", "--app", "app", "warm", "system_check", "line_fit", env=env)
+    first = run("-m", "flask", "--app", "tests.fixture_app", "warm", "system_check", "line_fit", env=env)
     assert first.returncode == 0, first.stderr
     assert {row[0]: row[1] for row in warm_table(first.stdout)} == {"system_check": "trained", "line_fit": "trained"}
-    second = run("-m", "flask", "--app", "app", "warm", "system_check", "line_fit", env=env)
+    second = run("-m", "flask", "--app", "tests.fixture_app", "warm", "system_check", "line_fit", env=env)
     assert {row[0]: row[1] for row in warm_table(second.stdout)} == {"system_check": "cached", "line_fit": "cached"}
 
 

@@ -9,6 +9,9 @@
                                   (a cancelled job: `stopped_by`, what stopped it; see engine.jobs.STOPPED_BY)
   GET  /api/jobs/<id>/events      the same as Server-Sent Events, ending with the result
   POST /api/jobs/<id>/cancel      {"token": ...} (whoever started it) or the instructor: stop it
+
+While a slide's poll hides its demo's result, a student's run, lookup or job of that demo is refused
+(409, reason "poll_open") and the demo's listing shows no job: web/poll_secret.py.
 """
 from functools import lru_cache
 
@@ -19,12 +22,14 @@ from demos.runtime.params import ParamError
 from engine import QueueFull
 from engine.cache import MEMORY_ENTRIES
 from engine.engine import Submission
-from engine.jobs import TERMINAL, Job, RemoteJob
+from engine.jobs import TERMINAL, Job
 from web import ratelimit
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor, same_secret
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
+from web.poll_secret import (MESSAGE, POLL_OPEN, job_events_url, job_kept_from_this_request, kept_from_this_request,
+                              withheld)
 from web.sse import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -41,15 +46,18 @@ def queue_full(error: QueueFull):
 def job_links(job_id: str) -> dict:
     """Every job answer carries its own addresses: its state (`url`, where a reloaded page finds it
     again), its event stream and its cancel endpoint. The pages never build them."""
-    return {"url": url_for("api.show_job", job_id=job_id), "events": url_for("api.job_events", job_id=job_id),
+    return {"url": url_for("api.show_job", job_id=job_id), "events": job_events_url(job_id),
             "cancel": url_for("api.cancel_job", job_id=job_id)}
 
 
 def demo_rows() -> list[dict]:
-    """The engine's status of every demo, with the addresses of each running job."""
+    """The engine's status of every demo, with the addresses of each running job (none for a
+    student while the demo's poll hides its result)."""
     rows = get_engine().status()
     for row in rows:
-        if row["job"]:
+        if kept_from_this_request(row["id"]):
+            row.update(job=None, reason=POLL_OPEN)
+        elif row["job"]:
             row["job"].update(job_links(row["job"]["job"]))
     return rows
 
@@ -114,6 +122,8 @@ def too_many_jobs(error: TooManyJobs):
 
 @bp.post("/demos/<demo_id>/run")
 def run_demo(demo_id: str):
+    if kept_from_this_request(demo_id):
+        return withheld(demo_id)
     params = read_json_object()
     force = params.pop("force", False)
     if not isinstance(force, bool):
@@ -159,6 +169,8 @@ def instructor_status():
 def lookup_demo(demo_id: str):
     """A cached result for these parameters, or {"status": "missing"}: never starts training.
     (Students following the lecture fetch the lecturer's results this way.)"""
+    if kept_from_this_request(demo_id):
+        return withheld(demo_id)
     entry = get_engine().cached(demo_id, read_json_object())
     if entry is None:
         return jsonify(status="missing")
@@ -187,16 +199,26 @@ def find_job(job_id: str) -> Job:
 
 @bp.get("/jobs/<job_id>")
 def show_job(job_id: str):
-    return jsonify({**find_job(job_id).snapshot(), **job_links(job_id)})
+    state = find_job(job_id).snapshot()
+    if kept_from_this_request(state["demo"]):
+        return withheld(state["demo"])
+    return jsonify({**state, **job_links(job_id)})
 
 
 @bp.get("/jobs/<job_id>/events")
 def job_events(job_id: str):
-    """`progress` events while the job waits and trains, then one `done` or `failed` event."""
+    """`progress` events while the job waits and trains, then one `done` or `failed` event. A student
+    following a job whose poll opens meanwhile gets a `failed` event saying so, not the result."""
     job = find_job(job_id)
+    demo_id = job.snapshot()["demo"]
     links = job_links(job_id)
+    if job_kept_from_this_request(job_id, demo_id):
+        return withheld(demo_id)
 
     def current():
+        if job_kept_from_this_request(job_id, demo_id):
+            refusal = {"job": job_id, "demo": demo_id, "status": "failed", "reason": POLL_OPEN, "error": MESSAGE}
+            return "failed", refusal, True
         state = {**job.snapshot(), **links}
         final = state["status"] in TERMINAL
         return (state["status"] if final else "progress"), state, final
@@ -209,17 +231,11 @@ def cancel_job(job_id: str):
     """Stop a job: allowed to whoever started it (the token its 202 answer gave) and the instructor.
     Answers at once; the job ends `cancelled` within a second or two, and nothing of it is cached."""
     job = find_job(job_id)
-    if not (is_instructor() or same_secret(read_json_object().get("token"), cancel_token(job))):
+    if not (is_instructor() or same_secret(read_json_object().get("token"), job.cancel_token)):
         return json_error(403, "Only whoever started this run, or the lecturer, can cancel it.")
     if not job.finished:
         get_engine().cancel(job.id, "Cancelled. Nothing of this run was kept.")
     return jsonify({**job.snapshot(), **job_links(job.id)}), 202
-
-
-def cancel_token(job: Job | RemoteJob) -> str:
-    if isinstance(job, RemoteJob):
-        return job.board.read(job.notice)[1].get("cancel_token", "")
-    return job.cancel_token
 
 
 def init_app(app: Flask) -> None:

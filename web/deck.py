@@ -9,6 +9,7 @@ from slides import DeckCache, Slide, demo_ids
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
 from web.engine import get_engine
+from web.poll_secret import kept_from_this_request
 from web.jsonio import json_error
 
 bp = Blueprint("deck", __name__)
@@ -93,11 +94,11 @@ def api_notes():
 def api_measured():
     """What each demo slide's cached default result says, with its device and when it was computed
     (and the longer run's too, where that is cached): the numbers the presenter view shows beside
-    the notes, which hold none."""
+    the notes, which hold none. Not, to a student, a demo whose poll hides its result."""
     engine = get_engine()
     measured = {}
     for slide in get_deck():
-        if slide.is_recap or slide.demo not in DEMOS:
+        if slide.is_recap or slide.demo not in DEMOS or kept_from_this_request(slide.demo):
             continue
         full_params = getattr(DEMOS[slide.demo], "FULL_PARAMS", None)
         runs = [("default", engine.cached(slide.demo)), ("longer run", engine.cached(slide.demo, full_params) if full_params else None)]

@@ -1,6 +1,7 @@
 """Follow mode: the lecturer's browser posts where the lecture is; students' browsers follow.
 
   GET  /api/follow          {"on": bool, "n": slide, "demo": {"id", "params", "job", "events"} | null}
+                            (to a student while that demo's poll hides its result: {"id", "reason": "poll_open"})
   POST /api/follow          (instructor) any of "on", "n", "demo": move the class
   GET  /api/follow/events   the same state as Server-Sent Events, now and after every change
   GET  /api/follow/audience (instructor) {"students": open follow streams of students, "on": bool}
@@ -15,22 +16,23 @@ import threading
 import time
 from typing import Iterator
 
-from flask import Blueprint, Flask, current_app, jsonify, request, url_for
+from flask import Blueprint, Flask, current_app, jsonify, request
 
 from demos import UnknownDemo
 from demos.runtime.params import ParamError
+from engine import notices
 from engine.board import Board
 from engine.jobs import JOB_ID
 from web.auth import is_instructor
 from web.deck import get_deck
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
+from web.poll_secret import POLL_OPEN, job_events_url, kept_from_this_request
 from web.sse import event_stream
 
 bp = Blueprint("follow", __name__, url_prefix="/api/follow")
-NOTICE = "follow"
+NOTICE = notices.FOLLOW
 NOBODY_LEADS = {"on": False, "n": 1, "demo": None}
-AUDIENCE = "audience-"  # + host and process: that process's count of students' open streams
 AUDIENCE_REPOST_SECONDS = 5  # a process with open streams posts its count at least this often,
 AUDIENCE_STALE_SECONDS = 20  # so a count older than this is from a process that has gone
 
@@ -40,10 +42,13 @@ def board() -> Board:
 
 
 def public(state: dict) -> dict:
-    """The state as browsers get it: with the URL of the lecturer's job's event stream."""
+    """The state as browsers get it: with the URL of the lecturer's job's event stream; a student
+    gets neither the parameters nor the job of a demo whose poll hides its result (asked at each event)."""
     demo = state.get("demo")
-    if demo and demo.get("job"):
-        demo = {**demo, "events": url_for("api.job_events", job_id=demo["job"])}
+    if demo and kept_from_this_request(demo["id"]):
+        demo = {"id": demo["id"], "reason": POLL_OPEN}
+    elif demo and demo.get("job"):
+        demo = {**demo, "events": job_events_url(demo["job"])}
     return {**state, "demo": demo}
 
 
@@ -52,7 +57,7 @@ class Audience:
 
     def __init__(self, board: Board):
         self.board = board  # kept: a stream runs on after its request's context has gone
-        self.name = f"{AUDIENCE}{socket.gethostname()}-{os.getpid()}"
+        self.name = notices.audience(socket.gethostname(), os.getpid())
         self.streams = 0
         self.posted_at = 0.0
         self.lock = threading.Lock()
@@ -83,12 +88,8 @@ class Audience:
 
 def count_students(board: Board) -> int:
     """Students' open follow streams in every process that shares the board."""
-    if board.directory is not None:
-        names = [path.stem for path in board.directory.glob(f"{AUDIENCE}*.json")]
-    else:
-        names = [name for name in list(board.memory) if name.startswith(AUDIENCE)]
     now = time.time()
-    counts = [board.read(name, {})[1] for name in names]
+    counts = [board.read(name, {})[1] for name in board.names(notices.AUDIENCE)]
     return sum(count.get("streams", 0) for count in counts
                if isinstance(count, dict) and now - count.get("at", 0) < AUDIENCE_STALE_SECONDS)
 
@@ -119,6 +120,14 @@ def checked_demo(value) -> dict | None:
     if job is not None and not (isinstance(job, str) and JOB_ID.match(job)):
         raise ParamError("demo", "job must be null or a job id")
     return {"id": value["id"], "params": params, "job": job}
+
+
+def repost_if_shown(demo_id: str) -> None:
+    """The poll of `demo_id` opened, closed or was reset: if the lecturer's demo is that one, post the
+    state again, so that every student's stream sends what they may see of it now."""
+    version, state = read_state()
+    if version and (state.get("demo") or {}).get("id") == demo_id:
+        board().write(NOTICE, state)
 
 
 @bp.get("")

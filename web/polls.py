@@ -1,7 +1,8 @@
 """Predict, then run: the class answers a slide's poll before its demo runs.
 
-  GET  /api/polls/<demo>           {"demo", "question", "choices", "open", "counts", "total", "mine"}
-  POST /api/polls/<demo>           (instructor) {"action": "open" | "close" | "reset"}
+  GET  /api/polls/<demo>           {"demo", "question", "choices", "open", "hides_result", "counts", "total", "mine"}
+  POST /api/polls/<demo>           (instructor) {"action": "open" | "close" | "reset"}: Open and Reset hide the
+                                   demo's result from the class (web/poll_secret.py), Close shows it
   POST /api/polls/<demo>/answer    {"choice": index}: this browser's answer, changeable while the poll is open
   GET  /api/polls/<demo>/events    the counts as Server-Sent Events, now and after every change
   POST /api/polls/<demo>/outcome   a result's parameters → which choice that cached result supports
@@ -21,13 +22,16 @@ import time
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
 
 from demos import DEMOS
-from engine.polls import CLOSED, PollStore, notice, tally
+from engine import notices
+from engine.polls import CLOSED, PollStore, tally
 from slides import Poll
 from web import ratelimit
 from web.auth import is_instructor
 from web.deck import get_deck
+from web.follow import repost_if_shown
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
+from web.poll_secret import kept_from_this_request, withheld
 from web.sse import event_stream
 
 bp = Blueprint("polls", __name__)
@@ -90,12 +94,15 @@ def change(demo_id: str):
         return json_error(400, 'Send {"action": "open"}, {"action": "close"} or {"action": "reset"}.', param="action")
 
     def update(record: dict) -> None:
-        if body["action"] == "reset":
-            record.update(open=False, answers={})
+        if body["action"] == "reset":  # to ask again: the result shown before is hidden again until Close
+            record.update(open=False, hides_result=True, answers={})
         else:
-            record["open"] = body["action"] == "open"
+            opened = body["action"] == "open"
+            record.update(open=opened, hides_result=opened)
 
-    return show_state(demo_id, poll, store().change(demo_id, update))
+    record = store().change(demo_id, update)
+    repost_if_shown(demo_id)
+    return show_state(demo_id, poll, record)
 
 
 def limited(limiter_name: str, client: str):
@@ -148,14 +155,14 @@ def events(demo_id: str):
 
     def wait_for_change(seen: int, timeout: float) -> int:
         if seen < 0:  # the first event: the record as it stands
-            version, record = board.read(notice(demo_id), CLOSED)
+            version, record = board.read(notices.poll(demo_id), CLOSED)
         else:
-            version, record = board.wait(notice(demo_id), seen, timeout, CLOSED)
+            version, record = board.wait(notices.poll(demo_id), seen, timeout, CLOSED)
             if version != seen:
                 # Let the answers arriving with this one go out together; a random share of the
                 # pause, so that a room's streams, all woken by one answer, do not send at once.
                 time.sleep(random.uniform(0.5, 1.5) * COALESCE_SECONDS)
-                version, record = board.wait(notice(demo_id), 0, 0, CLOSED)  # the newest this process has, at once
+                version, record = board.wait(notices.poll(demo_id), 0, 0, CLOSED)  # the newest this process has, at once
         latest["record"] = record
         return version
 
@@ -182,8 +189,11 @@ def outcome(demo_id: str, poll: Poll, result: dict) -> dict | None:
 
 @bp.post("/api/polls/<demo_id>/outcome")
 def result_outcome(demo_id: str):
-    """Never trains: the cached result for these parameters, judged, or {"status": "missing"}."""
+    """Never trains: the cached result for these parameters, judged, or {"status": "missing"}; for a
+    student, a refusal while the poll hides the result (the verdict names the winner)."""
     poll = poll_of(demo_id)
+    if kept_from_this_request(demo_id):
+        return withheld(demo_id)
     entry = get_engine().cached(demo_id, read_json_object())
     judged = outcome(demo_id, poll, entry.result) if entry is not None else None
     if judged is None:
@@ -207,7 +217,7 @@ def frozen_polls(frozen: dict) -> list[dict]:
     for row in poll_rows():
         result = frozen.get(row["demo"])
         judged = outcome(row["demo"], poll_of(row["demo"]), result) if result else None
-        polls.append({**row, "open": False, "outcome": judged})
+        polls.append({**row, "open": False, "hides_result": False, "outcome": judged})
     return polls
 
 

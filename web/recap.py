@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, jsonify
 from demos import DEMOS
 from web.deck import get_deck
 from web.engine import get_engine
+from web.poll_secret import POLL_OPEN, kept_from_this_request
 
 bp = Blueprint("recap", __name__)
 log = logging.getLogger(__name__)
@@ -39,6 +40,9 @@ def build_recap() -> list[dict]:
         if headline is None:
             continue
         row = {"n": slide.n, "slide": slide.title, "demo": slide.demo}
+        if kept_from_this_request(slide.demo):  # its poll is open: not even who won, for a student
+            rows.append({**row, "measured": False, "reason": POLL_OPEN})
+            continue
         full_params = getattr(demo, "FULL_PARAMS", None)
         longer = engine.cached(slide.demo, full_params) if full_params else None
         entry = longer or engine.cached(slide.demo)

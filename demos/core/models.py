@@ -75,6 +75,38 @@ def set_forget_bias(lstm: nn.LSTM, value: float) -> None:
                 bias[hidden:2 * hidden] = 0.0
 
 
+# The speed race times one bare LSTM layer two ways (demos/speed_race.py): the same computation.
+
+
+class LoopLSTM(nn.Module):
+    """An LSTM written as the recurrence it is: one LSTMCell call per time step."""
+
+    def __init__(self, width: int):
+        super().__init__()
+        self.cell = nn.LSTMCell(width, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        B, T, C = x.size()
+        h = x.new_zeros(B, C)
+        c = x.new_zeros(B, C)
+        outputs = []
+        for t in range(T):  # step t needs h and c from step t-1
+            h, c = self.cell(x[:, t], (h, c))
+            outputs.append(h)
+        return torch.stack(outputs, dim=1)
+
+
+class FusedLSTM(nn.Module):
+    """The same LSTM layer as one library call (cuDNN on a GPU): the recurrence inside a fused kernel."""
+
+    def __init__(self, width: int):
+        super().__init__()
+        self.lstm = nn.LSTM(width, width, batch_first=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.lstm(x)[0]
+
+
 # ----------------------------------------------------------------------------- transformer
 
 

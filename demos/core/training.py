@@ -12,11 +12,9 @@ Built to spend its time in the model, not around it:
 - independent models (seeds, contenders, grid cells) train together: on a GPU each on its own
   stream, their steps interleaved; on a CPU side by side on separate cores.
 """
-import contextvars
 import math
 import os
 import random
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -24,7 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from demos.runtime.progress import check_stop
+from demos.runtime.progress import check_stop, in_threads
 
 
 @dataclass
@@ -196,6 +194,11 @@ class Stepper:
             self.step += 1
             self.run.captured = True
 
+    @property
+    def report_due(self) -> bool:
+        """Whether the losses are read now: every `report_every` steps, and after the last."""
+        return self.step % self.run.cfg.report_every == 0 or self.step >= self.run.cfg.steps
+
     def report(self) -> bool:
         """Read the losses so far (one wait for the device); True if the run is over."""
         self.run.losses = self.loss_log[:self.step].tolist()
@@ -224,11 +227,10 @@ def train_together(runs: list[Run], graphs: bool = True, cpu_workers: int | None
             check_stop()  # cancelled? (asked at every step, without waiting for the GPU)
             for stepper in active:
                 stepper.advance()
-            if any(s.step % s.run.cfg.report_every == 0 or s.step >= s.run.cfg.steps for s in active):
+            if any(s.report_due for s in active):
                 for stepper in active:
                     torch.cuda.current_stream(stepper.device).wait_stream(stepper.stream)
-                active = [s for s in active if not ((s.step % s.run.cfg.report_every == 0
-                                                     or s.step >= s.run.cfg.steps) and s.report())]
+                active = [s for s in active if not (s.report_due and s.report())]
         torch.cuda.synchronize()
     else:
         workers = min(len(runs), cpu_workers or os.cpu_count() or 1)
@@ -236,10 +238,7 @@ def train_together(runs: list[Run], graphs: bool = True, cpu_workers: int | None
             for run in runs:
                 train_eagerly(run)
         else:
-            with ThreadPoolExecutor(workers, thread_name_prefix="train") as pool:
-                # Each thread runs in a copy of this context, so it sees the run's stop check.
-                for done in [pool.submit(contextvars.copy_context().run, train_eagerly, run) for run in runs]:
-                    done.result()  # re-raises a failure (or a stop request) of any run
+            in_threads(train_eagerly, runs, workers, name="train")
     for run in runs:
         run.model.eval()
     return runs
@@ -251,7 +250,7 @@ def train_eagerly(run: Run) -> Run:
     while not stepper.finished:
         check_stop()
         stepper.advance()
-        if stepper.step % run.cfg.report_every == 0 or stepper.step >= run.cfg.steps:
+        if stepper.report_due:
             stepper.report()
     return run
 

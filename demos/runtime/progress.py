@@ -1,9 +1,11 @@
 """Progress: a bar for terminals (`python -m demos`, `flask warm`), dividing one run's bar between
 its parts, and the question a training loop asks at every step: should I stop?"""
+import contextvars
 import shutil
 import threading
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Callable
@@ -31,6 +33,14 @@ def stopping_with(check: Callable[[], None] | None):
         _stop_check.reset(token)
 
 
+def in_threads(work: Callable, items: list, workers: int, name: str = "work") -> list:
+    """`work(item)` for every item, in up to `workers` threads that each see the run's stop request
+    (each runs in a copy of this context); the results in order. A failure, or a stop, in any thread
+    is raised here."""
+    with ThreadPoolExecutor(max(1, min(len(items), workers)), thread_name_prefix=name) as pool:
+        return [done.result() for done in [pool.submit(contextvars.copy_context().run, work, item) for item in items]]
+
+
 class ProgressBar:
     """One line on stderr, redrawn at most ten times a second:
     [#########---------------------]  30%  step 90/300, loss 1.92"""
@@ -38,9 +48,9 @@ class ProgressBar:
     WIDTH = 30
     INTERVAL = 0.1  # seconds between redraws
 
-    def __init__(self, label: str = "", stream=sys.stderr):
+    def __init__(self, label: str = "", stream=None):
         self.label = label
-        self.stream = stream
+        self.stream = stream or sys.stderr  # the stderr of now, not of import time (a caller may redirect it)
         self.last_draw = 0.0
 
     def __call__(self, fraction: float, message: str, data=None) -> None:

@@ -75,7 +75,10 @@ def _closure(module_name: str) -> set[str]:
 def code_version(module_name: str) -> str:
     digest = hashlib.sha256()
     for path in dependency_files(module_name):
-        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
+        # Named from the package, so a version is the same on every machine; a demo kept outside it
+        # (the tests' own) from the folder that holds the package.
+        base = PACKAGE_DIR if path.is_relative_to(PACKAGE_DIR) else PACKAGE_DIR.parent
+        digest.update(path.relative_to(base).as_posix().encode())
         digest.update(path.read_bytes())
     for version in data_versions(module_name):
         digest.update(version.encode())

@@ -18,7 +18,6 @@ import copy
 import math
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 
 import torch
@@ -28,7 +27,7 @@ from torch import nn
 from demos.core.models import ModelConfig, build_model, count_parameters, matching_width
 from demos.core.python_docs import Corpus, load
 from demos.core.training import Run, TrainConfig, language_model_loss, thinned, train_together
-from demos.runtime.progress import Tally
+from demos.runtime.progress import Tally, in_threads
 from demos.runtime.storage import current_store
 from demos.shared import tuning
 from demos.shared.contenders import label
@@ -259,11 +258,11 @@ def train_models(settings: list[CharLM], device: torch.device, progress) -> list
 
 
 def each_in_parallel(work, items: list, device: torch.device) -> list:
-    """`work(item)` for every item: on a CPU side by side on its cores, on a GPU one after another."""
+    """`work(item)` for every item: on a CPU side by side on its cores (each thread sees the run's
+    stop request), on a GPU one after another."""
     if device.type != "cpu" or len(items) < 2:
         return [work(item) for item in items]
-    with ThreadPoolExecutor(min(len(items), os.cpu_count() or 1)) as pool:
-        return list(pool.map(work, items))
+    return in_threads(work, items, os.cpu_count() or 1, name="score")
 
 
 def trained_models(settings: list[CharLM], device: torch.device, progress) -> list[tuple[nn.Module, dict]]:

@@ -38,7 +38,7 @@ def ahead(a: dict, b: dict) -> bool:
 
 
 def spread_text(stats: dict, fmt: str = ".0%") -> str:
-    """"42% (31–55%)": the mean, then the range over the seeds (just the value for one seed)."""
+    """"42% (31%–55%)": the mean, then the range over the seeds (just the value for one seed)."""
     if len(stats["by_seed"]) == 1:
         return format(stats["mean"], fmt)
     return f"{stats['mean']:{fmt}} ({stats['min']:{fmt}}–{stats['max']:{fmt}})"

@@ -1,7 +1,9 @@
 """Predict, then run, in real browsers: a lecturer and three students on phones who joined by the
 join address. The class answers the Amnesia Test's poll, everyone watches the counts arrive, the
 lecturer closes the poll and runs the demo, and every screen shows the class's prediction beside
-the measured outcome. The result's address reproduces it, and Copy link copies that address."""
+the measured outcome. The result's address reproduces it, and Copy link copies that address. While
+the poll is open, no screen shows the result: not the lecturer's, not a phone that joins late or
+reloads; Close shows it on all of them."""
 import json
 import re
 import urllib.request
@@ -26,13 +28,20 @@ def server(tmp_path_factory):
     live.stop()
 
 
-@pytest.fixture(autouse=True)
-def nobody_leads_afterwards(server):
-    """Each test starts with the class free to browse, whatever the one before did."""
-    yield
-    request = urllib.request.Request(server.url + "/api/follow", data=json.dumps({"on": False}).encode(),
+def as_lecturer(server, path: str, body: dict) -> None:
+    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json", "X-Instructor-Token": TOKEN})
     urllib.request.urlopen(request).close()
+
+
+@pytest.fixture(autouse=True)
+def a_fresh_poll_and_nobody_leads_afterwards(server):
+    """Each test starts with the poll as if never asked (no answers, nothing hidden), and leaves the
+    class free to browse, whatever the test before did."""
+    for action in ("reset", "open", "close"):
+        as_lecturer(server, "/api/polls/amnesia", {"action": action})
+    yield
+    as_lecturer(server, "/api/follow", {"on": False})
 
 
 def choice(page, index: int):
@@ -149,3 +158,114 @@ def test_a_link_to_a_result_not_computed_yet_says_so_and_waits_for_run(open_page
     expect(widget.locator(".demo-badge")).to_have_text("not computed with these settings yet: press Run")
     expect(widget.locator('.demo-params [name="length"]')).to_have_value("7")
     expect(widget.locator(".demo-output .demo-placeholder")).to_have_count(1)  # nothing drawn
+
+
+def focused(page) -> str:
+    """The class of the element that has the keyboard focus ("" for the page body)."""
+    return page.evaluate("() => document.activeElement === document.body ? '' : document.activeElement.className")
+
+
+def press(page, selector: str) -> None:
+    """Press a button from the keyboard, as a lecturer with a clicker or no mouse would."""
+    page.locator(selector).focus()
+    page.keyboard.press("Enter")
+
+
+def expect_no_result(page) -> None:
+    """The Amnesia Test shows nothing of its result: no chart, no summary, no badge naming where it ran."""
+    widget = page.locator("#slide-amnesia .demo")
+    expect(widget.locator(".demo-output .js-plotly-plot")).to_have_count(0)
+    expect(widget.locator(".demo-summary")).to_have_text("")
+    expect(widget.locator(".demo-badge")).not_to_contain_text("on cpu")
+    expect(page.locator("#slide-amnesia .poll-outcome")).to_be_hidden()
+
+
+def expect_kept_from(student) -> None:
+    """A student's page during the open poll: the poll and the lecturer's state have arrived, and
+    neither it nor its Run, nor a request of its own, gets the result."""
+    expect(student.locator(".counter")).to_have_text("3 / 13")
+    expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
+    expect(student.locator("#slide-amnesia .poll-status")).to_contain_text("Open: tap your prediction")
+    # The lecturer's state has arrived, with nothing to fetch: the lecturer's screen took its result
+    # away at Reset (and the server would send a student only the reason).
+    student.wait_for_function("() => window.greatShift.follow.state?.n === 3")
+    assert student.evaluate("() => window.greatShift.follow.state.demo?.params") is None
+    widget = student.locator("#slide-amnesia .demo")
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-error")).to_have_text(
+        "The class is predicting: the result is shown when the lecturer closes the poll.")
+    expect_no_result(student)
+    student.watch.expect_error("status of 409")
+    refused = student.evaluate("""(params) => fetch('/api/demos/amnesia/lookup', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify(params)})
+        .then(async (r) => [r.status, (await r.json()).reason])""", TINY)
+    assert refused == [409, "poll_open"]
+
+
+def test_an_open_poll_keeps_the_result_from_every_screen_until_it_closes(open_page, server, screenshot_path):
+    lecturer = open_page(slide_path("amnesia"), width=1024, height=768)
+    lead_the_class(lecturer)
+    early = open_page("/join", **PHONE)  # in the room before the rehearsal
+    widget = lecturer.locator("#slide-amnesia .demo")
+    set_params(widget, **TINY)
+    widget.locator(".demo-run").click()  # the rehearsal: the result is cached from now on
+    expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
+    summary = widget.locator(".demo-summary").inner_text()
+    expect(early.locator("#slide-amnesia .demo-summary")).to_have_text(summary)  # following the lecturer
+
+    press(lecturer, "#slide-amnesia .poll-reset")  # to ask the class for real: the rehearsal is hidden again
+    expect(lecturer.locator("#slide-amnesia .poll-status")).to_have_text(
+        "The lecturer opens this poll before the demo runs.")
+    assert focused(lecturer) == "poll-reset"  # still enabled: the focus stays on it
+    expect(lecturer.locator("#slide-amnesia .poll-close")).to_be_enabled()  # shows the result without asking again
+    expect_no_result(lecturer)
+    expect_no_result(early)
+    press(lecturer, "#slide-amnesia .poll-open")
+    expect(lecturer.locator("#slide-amnesia .poll-open")).to_be_disabled()
+    assert focused(lecturer) == "poll-close"  # Open is disabled now: the next step has the focus
+
+    late = open_page("/join", **PHONE)  # joins during the poll
+    early.reload()
+    for student in (late, early):
+        expect_kept_from(student)
+    choice(late, 0).click()
+    expect(choice(late, 0)).to_have_attribute("aria-pressed", "true")
+    late.screenshot(path=screenshot_path("poll-secret-phone-open.png"), full_page=True)
+
+    lecturer.reload()  # the lecturer's screen keeps the secret through a reload too
+    expect(lecturer.locator("#slide-amnesia .poll-status")).to_contain_text("Open: tap your prediction")
+    expect(lecturer.locator("#slide-amnesia .poll-controls")).to_be_visible()
+    expect_no_result(lecturer)
+    lecturer.screenshot(path=screenshot_path("poll-secret-lecturer-open.png"))
+
+    press(lecturer, "#slide-amnesia .poll-close")
+    expect(lecturer.locator("#slide-amnesia .poll-status")).to_contain_text("Closed with 1 answer.")
+    assert focused(lecturer) == "demo-run"  # Close is disabled now: Run, the next step
+    lecturer.keyboard.press("Enter")  # Close + Run: the cached result at once, on every screen
+    for page in (lecturer, late, early):
+        expect(page.locator("#slide-amnesia .demo-summary")).to_have_text(summary)
+        expect(page.locator("#slide-amnesia .demo-badge")).to_contain_text("cached · computed on cpu")
+        expect(page.locator("#slide-amnesia .poll-outcome")).to_be_visible()
+    late.screenshot(path=screenshot_path("poll-secret-phone-closed.png"), full_page=True)
+
+
+def test_a_run_during_the_poll_trains_while_the_class_votes_and_shows_at_close(open_page, server):
+    lecturer = open_page(slide_path("amnesia"), width=1024, height=768)
+    lead_the_class(lecturer)
+    student = open_page("/join", **PHONE)
+    press(lecturer, "#slide-amnesia .poll-open")
+    choice(student, 1).click()
+    expect(choice(student, 1)).to_have_attribute("aria-pressed", "true")
+    widget = lecturer.locator("#slide-amnesia .demo")
+    set_params(widget, **{**TINY, "steps": 21})  # not computed yet: it trains, followed by the lecturer's page
+    widget.locator(".demo-run").click()
+    expect(widget.locator(".demo-error")).to_have_text("The result is ready: it is shown when the poll closes.",
+                                                       timeout=TRAINED)
+    expect_no_result(lecturer)
+    expect_no_result(student)
+    press(lecturer, "#slide-amnesia .poll-close")  # the result kept for Close appears at once, everywhere
+    for page in (lecturer, student):
+        expect(page.locator("#slide-amnesia .poll-outcome")).to_be_visible()
+        expect(page.locator("#slide-amnesia .demo-summary")).to_contain_text("21 training steps")
+    expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu")
+    expect(widget.locator(".demo-error")).to_be_hidden()

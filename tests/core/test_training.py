@@ -1,25 +1,20 @@
 """The one training loop: it lowers the loss, repeats under a seed (the same batches, the same
-losses), stops when told to, trains independent models side by side with the same results as one
-after another, and never tests a model on an input it trained on."""
+losses), stops when told to, and trains independent models side by side with the same results as
+one after another. (That a model is never tested on an input it trained on is tests/shared/test_classifier.py's.)"""
 import torch
 from torch import nn
 
-from demos.core.tasks import IndexLookup
 from demos.core.training import (
     EarlyStop,
     Run,
     SameBatch,
     TrainConfig,
-    classification_loss,
     seed_everything,
     thinned,
     train,
     train_together,
 )
-from demos.shared.classifier import Entry, TaskBatches, build, classifier_config
-
-CPU = torch.device("cpu")
-
+from tests.task_runs import task_run
 
 def fit_line(steps: int, on_report=None, report_every: int = 25) -> tuple[nn.Module, list[float]]:
     seed_everything(0)
@@ -46,12 +41,6 @@ def test_the_loss_is_read_every_few_steps_and_a_report_can_stop_training():
 
     _, losses = fit_line(200, on_report, report_every=10)
     assert seen == [(10, 10), (20, 20), (30, 30)] and len(losses) == 30
-
-
-def task_run(seed: int, name: str = "lstm-tuned", steps: int = 40) -> Run:
-    task = IndexLookup(8)
-    entry = Entry((name, seed), classifier_config(name, task, 8), task, TrainConfig(steps=steps, chunk=16), seed)
-    return Run(build(entry, CPU), TaskBatches(task, 16, seed, CPU), classification_loss, entry.train_cfg)
 
 
 def test_the_same_seed_draws_the_same_batches_and_gives_the_same_losses():

@@ -7,7 +7,8 @@ import math
 import pytest
 import torch
 
-from demos import context_scaling, line_fit
+from demos import context_scaling
+from tests import line_fit
 from demos.core.tasks import EVAL
 from demos.runtime.runner import effective_params, run_demo
 from demos.runtime.storage import ModelStore

@@ -7,7 +7,10 @@ import pytest
 
 from demos import speed_race
 from demos.runtime.runner import run_demo
-from demos.speed_race import NOISE_LIMIT, RETRIES, verdict, winners
+from demos.core.models import FusedLSTM, LoopLSTM
+from demos.shared import step_timing
+from demos.shared.race_verdict import faster, verdict, winners
+from demos.shared.step_timing import NOISE_LIMIT, RETRIES
 from tests.demos.tiny import TINY
 
 
@@ -67,7 +70,7 @@ def around(*medians):
 
 @pytest.mark.parametrize("fused, attention, words", [
     (around(1, 1, 1), around(2, 8, 32),
-     "the fused LSTM beat the Transformer layer at every length: it took 0.50× the Transformer's time at 64, 0.03× at 1,024."),
+     "the fused LSTM beat the Transformer layer at every length: it took 0.50× the Transformer's time at 64, 0.031× at 1,024."),
     (around(4, 8, 16), around(1, 1, 2),
      "the Transformer layer beat the fused LSTM at every length: 4.00× faster at 64, 8.00× at 1,024."),
     (around(1, 4, 16), around(2, 2, 2),
@@ -115,23 +118,23 @@ QUIET, NOISY = [0.1, 0.11, 0.12], [0.1, 0.38, 3.2]
 
 def test_a_noisy_point_is_timed_again_and_the_quietest_attempt_kept(monkeypatch):
     clock = Clock(NOISY, QUIET)
-    monkeypatch.setattr(speed_race, "time_length", clock)
-    points, _ = speed_race.time_points({"lstm_fused": None}, None, 3, None, warm_up=False)
+    monkeypatch.setattr(step_timing, "time_length", clock)
+    points, _ = step_timing.time_points({"lstm_fused": None}, None, 3, None, warm_up=False)
     assert points["lstm_fused"] == (QUIET, None, 2) and len(clock.calls) == 2
 
 
 def test_a_point_that_stays_noisy_is_retried_a_bounded_number_of_times(monkeypatch):
     clock = Clock(*[NOISY] * 10)
-    monkeypatch.setattr(speed_race, "time_length", clock)
-    points, _ = speed_race.time_points({"lstm_fused": None}, None, 3, None, warm_up=False)
+    monkeypatch.setattr(step_timing, "time_length", clock)
+    points, _ = step_timing.time_points({"lstm_fused": None}, None, 3, None, warm_up=False)
     seconds, _, attempts = points["lstm_fused"]
-    assert attempts == len(clock.calls) == 1 + RETRIES and speed_race.noise(seconds) > NOISE_LIMIT
+    assert attempts == len(clock.calls) == 1 + RETRIES and step_timing.noise(seconds) > NOISE_LIMIT
 
 
 def test_no_retry_once_the_race_has_spent_its_retry_budget(monkeypatch):
     clock = Clock(*[NOISY] * 10)
-    monkeypatch.setattr(speed_race, "time_length", clock)
-    points, _ = speed_race.time_points({"lstm_fused": None}, None, 3, None, warm_up=False, allowance=0)
+    monkeypatch.setattr(step_timing, "time_length", clock)
+    points, _ = step_timing.time_points({"lstm_fused": None}, None, 3, None, warm_up=False, allowance=0)
     assert points["lstm_fused"][2] == len(clock.calls) == 1
 
 
@@ -149,7 +152,7 @@ def test_the_contenders_take_turns_so_load_falls_on_all_alike():
             return x * self.weight
 
     models = {name: Recorded(name) for name in ("a", "b")}
-    timings = speed_race.time_length(models, torch.ones(2), 3, torch.device("cpu"), warm_up=False)
+    timings = step_timing.time_length(models, torch.ones(2), 3, torch.device("cpu"), warm_up=False)
     assert order == ["a", "b"] * 3 and all(len(seconds) == 3 for seconds, _ in timings.values())
 
 
@@ -163,10 +166,19 @@ def test_parameter_counts_and_sequential_steps(result):
 
 def test_the_loop_lstm_computes_what_the_fused_one_does():
     import torch
-    fused, loop = speed_race.FusedLSTM(8), speed_race.LoopLSTM(8)
+    fused, loop = FusedLSTM(8), LoopLSTM(8)
     loop.cell.weight_ih.data = fused.lstm.weight_ih_l0.data.clone()
     loop.cell.weight_hh.data = fused.lstm.weight_hh_l0.data.clone()
     loop.cell.bias_ih.data = fused.lstm.bias_ih_l0.data.clone()
     loop.cell.bias_hh.data = fused.lstm.bias_hh_l0.data.clone()
     x = torch.randn(3, 5, 8)
     assert torch.allclose(fused(x), loop(x), atol=1e-6), "the race compares the same computation"
+
+
+def test_faster_names_the_faster_contender_or_none_when_it_cannot_be_told():
+    quick, slow = {"spread": [0.1, 0.2], "noisy": False}, {"spread": [0.3, 0.4], "noisy": False}
+    assert faster({"lstm_fused": quick, "transformer": slow}) == "lstm_fused"
+    assert faster({"lstm_fused": slow, "transformer": quick}) == "transformer"
+    assert faster({"lstm_fused": quick, "transformer": {"spread": [0.15, 0.3], "noisy": False}}) is None
+    assert faster({"lstm_fused": quick, "transformer": {**slow, "noisy": True}}) is None
+    assert faster({"lstm_fused": quick, "transformer": {"spread": None, "noisy": None}}) is None

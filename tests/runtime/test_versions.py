@@ -25,7 +25,7 @@ def test_a_demo_depends_on_what_it_imports_from_every_subpackage_and_on_its_data
 
 
 @pytest.mark.parametrize("edited, changes, stays", [
-    ("core/models.py", "demos.amnesia", "demos.line_fit"),
+    ("core/models.py", "demos.amnesia", "tests.line_fit"),
     ("core/tasks.py", "demos.dyck", "demos.attention_web"),
     ("shared/language_models.py", "demos.attention_matrix", "demos.index_lookup"),
     ("shared/char_models.py", "demos.generation", "demos.amnesia"),

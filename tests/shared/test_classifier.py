@@ -5,7 +5,7 @@ import torch
 
 from demos.core.tasks import EVAL, TRAIN, FirstLetter, data_generator
 from demos.shared.classifier import TaskBatches, fingerprints, fresh_examples
-from tests.core.test_training import CPU, task_run
+from tests.task_runs import CPU, task_run
 
 
 def test_test_examples_never_were_training_inputs():

@@ -84,7 +84,8 @@ export class Follow {
       this.applying = false;
     }
     const widget = this.widgets.get(this.deck.current);
-    if (!demo || !widget || widget.demoId !== demo.id) return;
+    // A demo whose poll keeps its result back comes with a `reason` and nothing to fetch.
+    if (!demo || demo.reason || !widget || widget.demoId !== demo.id) return;
     this.applyDemo(widget, demo);
   }
 
@@ -102,6 +103,7 @@ export class Follow {
     if (this.applying) return;
     if (this.leading) {
       this.post({ n: this.deck.n });
+      this.lastPosted = null; // a new slide has no demo on the server: post this one's, even if posted before
       this.postCurrentDemo();
     } else if (this.state?.on && this.following) {
       this.following = false; // the student moved on their own
@@ -133,7 +135,14 @@ export class Follow {
     let demo = null;
     if (state.status === "running" && state.job) demo = { id: state.demo, params: state.params ?? {}, job: state.job };
     else if (state.status === "done" && state.params) demo = { id: state.demo, params: state.params, job: null };
-    if (!demo) return;
+    if (!demo) {
+      // The lecturer's screen took its result away (a poll opened, or was reset): so does the class's.
+      if (state.status === "idle" && this.lastPosted) {
+        this.lastPosted = null;
+        this.post({ demo: null });
+      }
+      return;
+    }
     const key = JSON.stringify(demo);
     if (key === this.lastPosted) return; // progress updates need no new post
     this.lastPosted = key;

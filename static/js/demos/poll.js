@@ -2,7 +2,12 @@
 // change it until it closes), everyone watches the counts arrive (Server-Sent Events), the lecturer
 // closes it and runs the demo, and the poll says what the class predicted beside what was measured.
 // Which choice a result supports is decided by the server (the demo's recap headline), never here.
+// From Open (or Reset) until Close the poll keeps the demo's result back: each state it shows is
+// announced as a `pollstate` event, which the demo widget's Withhold controller follows.
 import { getJSON, postJSON } from "./api.js";
+
+// Where the focus goes when the control that started an action is disabled by it: the next step.
+const NEXT_STEP = { open: ".poll-close", close: ".demo-run", reset: ".poll-open" };
 
 function percent(count, total) {
   return total ? Math.round((100 * count) / total) : 0;
@@ -28,7 +33,7 @@ export class PollBox {
     this.onChoice = (event) => this.answer(Number(event.currentTarget.dataset.choice));
     this.choices.forEach((button) => button.addEventListener("click", this.onChoice));
     for (const action of ["open", "close", "reset"]) {
-      element.querySelector(`.poll-${action}`).addEventListener("click", () => this.act(action));
+      element.querySelector(`.poll-${action}`).addEventListener("click", (event) => this.act(action, event.currentTarget));
     }
   }
 
@@ -68,7 +73,7 @@ export class PollBox {
     }
   }
 
-  async act(action) {
+  async act(action, button) {
     try {
       const { body } = await postJSON(this.url, { action });
       if (action === "reset") this.mine = null;
@@ -77,6 +82,18 @@ export class PollBox {
     } catch (error) {
       this.say(error.message);
     }
+    this.keepFocus(button, action);
+  }
+
+  // The button pressed may be disabled now (Open, once open): the focus goes to the next step
+  // (Close it; after Close, the demo's Run), never to the page body.
+  keepFocus(button, action) {
+    const lost = [button, document.body, null].includes(document.activeElement);
+    if (!lost || (!button.disabled && !button.hidden)) return;
+    const usable = (control) => control && !control.disabled && control.offsetParent !== null;
+    const next = this.element.closest(".slide")?.querySelector(NEXT_STEP[action]);
+    const target = [next, ...this.controls.querySelectorAll("button")].find(usable);
+    target?.focus();
   }
 
   // The demo beside the poll shows a result: once the poll is closed, say what it measured.
@@ -113,7 +130,10 @@ export class PollBox {
       : state.total ? `Closed with ${answers}.${yours} Now the demo settles it.`
         : "The lecturer opens this poll before the demo runs.");
     this.controls.querySelector(".poll-open").disabled = state.open;
-    this.controls.querySelector(".poll-close").disabled = !state.open;
+    // After Reset the result stays hidden until Close: Close is there to show it without asking again.
+    this.controls.querySelector(".poll-close").disabled = !state.open && !state.hides_result;
+    this.element.dispatchEvent(new CustomEvent("pollstate", { bubbles: true,
+      detail: { demo: this.element.dataset.demo, hidesResult: Boolean(state.hides_result) } }));
     this.showOutcome();
   }
 

@@ -6,6 +6,7 @@ import { ApiError, getJSON, postJSON } from "./api.js";
 import { resizeCharts } from "./charts.js";
 import { JobFollower } from "./job_follower.js";
 import { RENDERERS } from "./renderers/index.js";
+import { Withhold } from "./withhold.js";
 
 function formatSeconds(seconds) {
   return seconds < 10 ? `${seconds.toFixed(2)} s` : `${seconds.toFixed(1)} s`;
@@ -137,6 +138,8 @@ export class DemoWidget {
     this.slideUrl = element.closest(".slide")?.dataset.url;
     // A poll beside it: its cached result is never shown before Run (except on the printed page).
     this.waitsForPrediction = element.dataset.poll === "true" && element.closest(".deck")?.dataset.print !== "true";
+    // And while the poll is open (or reset and not closed again), no result is shown at all.
+    this.withhold = this.waitsForPrediction && !frozen ? new Withhold(this) : null;
     this.copyButton = element.querySelector(".demo-copy-link");
     this.defaults = this.readParams(); // the form as rendered holds each parameter's default
     this.linked = this.paramsFromAddress();
@@ -262,6 +265,11 @@ export class DemoWidget {
     }
     this.refreshEstimate(resumed ?? undefined);
     if (resumed) return; // its end (cancelled, stopped or failed) is said: nothing replaces it by itself
+    if (this.withhold) {
+      await this.withhold.known;
+      // Nothing to show until the poll closes (a link, a reload); or a result came meanwhile.
+      if (this.withhold.hiding || this.result || this.busy) return;
+    }
     if (this.linked) {
       const params = this.linked;
       this.linked = null;
@@ -290,7 +298,7 @@ export class DemoWidget {
       this.showFrozen();
       return;
     }
-    if (this.busy) return;
+    if (this.busy || this.withhold?.refusesRun()) return;
     this.closeConfirm();
     this.showError(null);
     if (!confirmed && this.estimateUrl) {
@@ -312,7 +320,7 @@ export class DemoWidget {
       else this.follow(body, { own: true });
     } catch (error) {
       this.setBusy(false);
-      this.showError(this.explain(error));
+      this.showError(this.explain(error), kindOf(error));
       this.showBadge(this.result ? this.badgeFor(this.result) : "", this.result ? this.resultSource : "");
     }
   }
@@ -408,7 +416,7 @@ export class DemoWidget {
 
   onJobProgress(state) {
     this.showProgress(state.progress, state.message, state.eta_seconds ?? null);
-    if (state.data && this.renderer.renderProgress) {
+    if (state.data && this.renderer.renderProgress && !this.withhold?.hidesProgress()) {
       this.placeholder?.remove();
       this.renderer.renderProgress(this.output, state.data);
     }
@@ -464,6 +472,7 @@ export class DemoWidget {
   // `source`: "cached", "fresh" (trained just now) or "frozen" (a static export); `ran`: the user
   // pressed Run for it (so the Settings they used are put away).
   showResult(result, source, { longer = false, ran = false } = {}) {
+    if (this.withhold?.keeps([result, source, { longer, ran }])) return;
     this.result = result;
     this.resultSource = source;
     this.placeholder?.remove();
@@ -534,7 +543,7 @@ export class DemoWidget {
       this.writeParams(params); // the form says which settings the result on show has
       this.showResult(body.result, "cached");
     } catch (error) {
-      this.showError(this.explain(error));
+      this.showError(this.explain(error), kindOf(error));
     }
   }
 
@@ -588,6 +597,11 @@ export class DemoWidget {
   }
 }
 
+
+// A refusal because a poll keeps the result back is a note, not an error.
+function kindOf(error) {
+  return error instanceof ApiError && error.body?.reason === "poll_open" ? "note" : "error";
+}
 
 // A control back to the value its page was served with (the parameter's default).
 function toDefault(control) {

@@ -5,6 +5,7 @@
 // faster at each length (said only where the bars do not overlap), Table 1 and the settings.
 import { modelColors, plot, textColors } from "../charts.js";
 import { chartIn, element, thousands } from "./shared/common.js";
+import { timesWord } from "./shared/times.js";
 
 const NAMES = { lstm_fused: "LSTM fused", lstm_loop: "LSTM loop", transformer: "Transformer" };
 // Told apart by dash and marker as well as colour: the two LSTMs share one.
@@ -170,7 +171,7 @@ function drawTimes(chart, races) {
   });
 }
 
-// Who was faster at each length, in words as well as colour: "Transformer 2.1×", "LSTM 1.4×",
+// Who was faster at each length, in words as well as colour: "Transformer 2.10×", "LSTM 1.40×",
 // "too close" where the two bars overlap, "noisy" where one stayed noisy (drawn hollow).
 function callsList(race, heading) {
   const colors = textColors();
@@ -181,8 +182,8 @@ function callsList(race, heading) {
     const winner = race.faster?.[i] ?? null;
     const ratio = race.ratio_lstm_to_transformer[i];
     const noisy = race.noisy?.lstm_fused?.[i] || race.noisy?.transformer?.[i];
-    const text = winner === "transformer" ? `Transformer ${times(ratio)}`
-      : winner === "lstm" ? `LSTM ${times(1 / ratio)}` : noisy ? "noisy" : "too close";
+    const text = winner === "transformer" ? `Transformer ${timesWord(ratio)}`
+      : winner === "lstm" ? `LSTM ${timesWord(1 / ratio)}` : noisy ? "noisy" : "too close";
     const item = element("li", "speed-call");
     item.dataset.winner = winner ?? "none";
     const words = element("span", "speed-call-winner", text);
@@ -228,10 +229,6 @@ function legendRow(result) {
   return row;
 }
 
-function times(ratio) {
-  return ratio < 10 ? `${ratio.toFixed(1)}×` : `${Math.round(ratio)}×`;
-}
-
 // Folded away (the chart row keeps its height on the projector): who was faster at each length,
 // Table 1 and the settings.
 function detailsPanel(result) {
@@ -274,8 +271,8 @@ function detailsPanel(result) {
     const i = scaling.lengths.length - 1;
     const gains = scaling.speedup[target];
     facts.push(`Speed-up on all ${scaling.hardware.cpu_threads} CPU threads at length ${thousands(scaling.lengths[i])}: ` +
-      ["transformer", "lstm_fused"].map((name) => `${NAMES[name]} ${gainLabel(gains[name].series[i])} ` +
-        `(${gainLabel(gains[name].spread[i][0])} to ${gainLabel(gains[name].spread[i][1])})`).join(", ") + ".");
+      ["transformer", "lstm_fused"].map((name) => `${NAMES[name]} ${timesWord(gains[name].series[i])} ` +
+        `(${timesWord(gains[name].spread[i][0])} to ${timesWord(gains[name].spread[i][1])})`).join(", ") + ".");
   }
   const panel = element("div", "speed-details-panel");
   panel.tabIndex = 0; // it may scroll: reachable from the keyboard
@@ -295,11 +292,6 @@ function hardwareText(facts) {
 // What each chart of speed-ups measures, over one CPU thread: "speed-up on 2 threads", "… on the GPU".
 function targetText(target, facts) {
   return target === "gpu" ? "speed-up on the GPU" : `speed-up on ${facts.cpu_threads} threads`;
-}
-
-function gainLabel(value) {
-  if (value < 0.1) return `${+value.toPrecision(2)}×`;
-  return value < 10 ? `${value.toFixed(2)}×` : `${Math.round(value)}×`;
 }
 
 // One row per contender timed at each length, grouped by length (the shortest on top) with a row's
@@ -343,8 +335,8 @@ function drawGains(chart, scaling) {
         color, size: size.marker, line: { color, width: 2.5 },
         symbol: mine.map((row) => (gains.noisy[row.i] ? `${SYMBOL[name]}-open` : SYMBOL[name])),
       },
-      customdata: mine.map((row) => [thousands(row.n), gainLabel(gains.spread[row.i][0]), gainLabel(gains.spread[row.i][1]),
-        gainLabel(gains.series[row.i])]),
+      customdata: mine.map((row) => [thousands(row.n), timesWord(gains.spread[row.i][0]), timesWord(gains.spread[row.i][1]),
+        timesWord(gains.series[row.i])]),
       hovertemplate: `${NAMES[name]}, length %{customdata[0]}: %{customdata[3]} (%{customdata[1]} to %{customdata[2]})<extra></extra>`,
     };
   });

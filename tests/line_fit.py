@@ -1,6 +1,7 @@
 """A tiny demo for testing the engine: fit a line to noisy points with the shared training loop.
 
-It is not on any slide. It exercises everything a real demo does (parameters, seeding,
+Only the tests register it (tests/fixture_app.py): it is on no slide, in no list of demos and
+never warmed. It exercises everything a real demo does (parameters, seeding,
 the training loop, progress with a partial chart, a JSON result) in a fraction of a second.
 """
 import torch

@@ -1,0 +1,31 @@
+"""The notices on the engine's board (engine/board.py), named in one place. Every server process
+reads and writes the same names; a module that needs one asks here rather than spelling it."""
+
+JOB = "job-"  # + job id: the job's latest state, posted by the process that runs it
+CANCEL = "cancel-"  # + job id: a request from another process to stop that job
+WATCHERS = "watchers-"  # + job id and process: how many of that process's streams follow another's job
+POLL = "poll-"  # + demo id: whether its poll is open, and each voter's choice
+AUDIENCE = "audience-"  # + host and process: that process's count of students' open follow streams
+LECTURER_RUN = "lecturer-run"  # posted when the lecturer starts a run: students' running jobs give way
+FOLLOW = "follow"  # follow mode: on or off, and the lecturer's slide and demo results
+
+
+def job(job_id: str) -> str:
+    return JOB + job_id
+
+
+def cancel(job_id: str) -> str:
+    return CANCEL + job_id
+
+
+def watchers(job_id: str, pid: int | str = "") -> str:
+    """Process `pid`'s count of streams following `job_id` (no pid: every process's, as a prefix)."""
+    return f"{WATCHERS}{job_id}-{pid}"
+
+
+def poll(demo_id: str) -> str:
+    return POLL + demo_id
+
+
+def audience(host: str, pid: int) -> str:
+    return f"{AUDIENCE}{host}-{pid}"

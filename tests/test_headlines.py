@@ -1,0 +1,103 @@
+"""Each demo's recap headline on made-up results: the exact winner and the exact numbers, for a
+clear win each way and for ranges that overlap (a tie)."""
+from demos import amnesia, context_scaling, dyck, generation, index_lookup, recall_vs_length, signal_decay, speed_race
+
+
+def stats(*by_seed: float) -> dict:
+    """A measurement over seeds, as the demos report one."""
+    return {"mean": sum(by_seed) / len(by_seed), "min": min(by_seed), "max": max(by_seed), "by_seed": list(by_seed)}
+
+
+def test_amnesia_names_the_model_that_recalled_more_with_every_seed():
+    def result(lstm, transformer):
+        return {"params": {"length": 20}, "chance": 1 / 26, "seeds": [0, 1, 2],
+                "models": {"lstm-tuned": {"accuracy": lstm}, "transformer": {"accuracy": transformer}}}
+
+    row = amnesia.headline(result(stats(0.04, 0.06, 0.07), stats(1.0, 1.0, 0.97)))
+    assert row == {"test": "Amnesia Test, length 20", "winner": "transformer", "winner_label": "Transformer",
+                   "detail": "Transformer 99% (97%–100%), tuned LSTM 6% (4%–7%) (chance 4%; 3 seeds)"}
+    assert amnesia.headline(result(stats(0.9, 0.95, 1.0), stats(0.2, 0.3, 0.4)))["winner"] == "lstm"
+    tie = amnesia.headline(result(stats(0.5, 0.6, 0.9), stats(0.8, 0.85, 0.95)))
+    assert tie["winner"] == "tie" and tie["winner_label"] == "neither"
+
+
+def test_the_fair_fight_compares_at_the_longest_length():
+    def point(model, length, accuracy):
+        return {"model": model, "length": length, "accuracy": accuracy}
+
+    result = {"lengths": [10, 50], "seeds": [0, 1, 2], "points": [
+        point("lstm-tuned", 10, stats(1, 1, 1)), point("lstm", 10, stats(0.1, 0.5, 0.8)), point("transformer", 10, stats(1, 1, 1)),
+        point("lstm-tuned", 50, stats(0.03, 0.04, 0.05)), point("lstm", 50, stats(0.04, 0.04, 0.04)),
+        point("transformer", 50, stats(1, 1, 1))]}
+    row = recall_vs_length.headline(result)
+    assert row["test"] == "Fair fight, length 50" and row["winner"] == "transformer"
+    assert row["detail"] == "Transformer 100% (100%–100%), tuned LSTM 4% (3%–5%), LSTM 4% (4%–4%) (3 seeds)"
+
+
+def test_index_lookup_sets_the_transformer_against_the_best_lstm_width():
+    def model(name, width, *accuracy):
+        return {"model": name, "width": width, "accuracy": stats(*accuracy)}
+
+    result = {"length": 12, "chance": 0.1, "models": [
+        model("lstm-tuned", 4, 0.2, 0.25, 0.3), model("lstm-tuned", 16, 0.5, 0.55, 0.6), model("transformer", 64, 0.5, 0.7, 0.9)]}
+    row = index_lookup.headline(result)
+    assert row["winner"] == "tie", "the best LSTM's range overlaps the Transformer's"
+    assert row["test"] == "Index Lookup, N = 12"
+    assert row["detail"] == "Transformer 70% (50%–90%), best LSTM (width 16) 55% (50%–60%); chance 10%"
+    result["models"][2]["accuracy"] = stats(0.99, 1.0, 1.0)
+    assert index_lookup.headline(result)["winner"] == "transformer"
+
+
+def test_dyck_names_who_learned_sooner_with_every_seed():
+    def point(model, steps):
+        return {"model": model, "length": 20, "learned_at": steps}
+
+    result = {"lengths": [20], "budget": {"steps": 450}, "models": {name: label for name, label in (
+        ("lstm", "LSTM"), ("transformer", "1-layer Transformer"), ("transformer-2", "2-layer Transformer"))},
+        "points": [point("lstm", [125, 125, 150]), point("transformer", [250, None, None]),
+                   point("transformer-2", [325, 375, 450])]}
+    row = dyck.headline(result)
+    assert row["test"] == "Bounded Dyck-2, length 20" and row["winner"] == "lstm"
+    assert row["detail"] == "steps until learned: LSTM 133 (125–150), 2-layer Transformer 383 (325–450)"
+    result["points"][0]["learned_at"] = [125, 400, None]
+    assert dyck.headline(result)["winner"] == "tie"
+
+
+def test_signal_decay_names_whose_first_gradient_survived_best():
+    models = {name: {"label": label, "first_over_last": stats(value)} for name, label, value in (
+        ("rnn", "RNN", 1e-5), ("lstm", "LSTM", 0.004), ("lstm-tuned", "tuned LSTM", 0.2), ("transformer", "Transformer", 0.9))}
+    row = signal_decay.headline({"models": models, "train_steps": 0})
+    assert row["test"] == "Word 1's gradient, untrained" and row["winner"] == "transformer"
+    assert row["detail"] == "RNN 1e-5, LSTM 0.004, tuned LSTM 0.2, Transformer 0.9"
+
+
+def test_the_showdown_and_the_copy_test_keep_their_measured_winner():
+    showdown = {"winner": "lstm", "models": {"transformer": {"test_bits": stats(2.23, 2.24, 2.25)},
+                                              "lstm": {"test_bits": stats(2.19, 2.21, 2.23)}},
+                "baselines": {"ngrams": [{"name": "trigram", "order": 3, "test_bits": 2.78},
+                                         {"name": "5-gram", "order": 5, "test_bits": 1.9}]}}
+    row = generation.headline(showdown)
+    assert row["winner"] == "lstm" and row["test"] == "Unseen text, bits per character"
+    assert row["detail"] == "Transformer 2.24 (2.23–2.25), LSTM 2.21 (2.19–2.23); 5-gram 1.90"
+
+    copy = {"winner": "transformer", "copy": {"variant": "fixed", "chance": 5.0, "models": [
+        {"repeat_bits": stats(0.0116, 0.0118, 0.012)}, {"repeat_bits": stats(5.0, 5.0, 5.0)}]}}
+    row = context_scaling.headline(copy)
+    assert row["winner"] == "transformer" and row["test"] == "Copy test (fixed)"
+    assert row["detail"] == "bits per repeated symbol: Transformer 0.01 (0.01–0.01), LSTM 5.00 (5.00–5.00), chance 5.00"
+
+
+def test_the_speed_race_names_who_gained_more_from_parallel_hardware():
+    def gain(value, low, high):
+        return {"series": [value], "spread": [[low, high]], "noisy": [False]}
+
+    scaling = {"hardware": {"cpu_cores": 2, "cpu_threads": 2, "gpu": None, "gpu_sms": None}, "main": "all_threads",
+               "lengths": [1024], "gained_more": ["transformer"],
+               "speedup": {"all_threads": {"transformer": gain(1.78, 1.69, 1.92), "lstm_fused": gain(1.59, 1.36, 1.63)}}}
+    row = speed_race.headline({"scaling": scaling})
+    assert row["test"] == "Speed-up on 2 threads, length 1,024" and row["winner"] == "transformer"
+    assert row["detail"] == "Transformer layer 1.78× (1.69–1.92), fused LSTM 1.59× (1.36–1.63)"
+    scaling["gained_more"] = [None]
+    assert speed_race.headline({"scaling": scaling})["winner"] == "tie"
+    one_core = speed_race.headline({"scaling": {**scaling, "main": None, "hardware": {**scaling["hardware"], "cpu_cores": 1}}})
+    assert one_core["winner"] == "tie" and one_core["detail"] == "1 CPU core: nothing to spread a step over"
