@@ -108,11 +108,11 @@ function exponent(value) {
 // demos/attention_matrix.py's (which is shown as it is for the view it was run with).
 function summaryFor(result, weights, state) {
   const { tokens } = result;
-  const unchanged = state.layer === result.layer && state.head === result.head
-    && state.temperature === result.temperature && state.query === result.query;
-  if (unchanged) return result.summary;
+  const ownWeights = state.layer === result.layer && state.head === result.head && state.temperature === result.temperature;
+  if (ownWeights && state.query === result.query) return result.summary;
   const T = tokens.length;
-  const deviation = Math.max(...weights.map((row) => Math.abs(sum(row) - 1)));
+  // The server summed its weights in single precision; weights recomputed here are summed in double.
+  const deviation = ownWeights ? result.max_row_sum_deviation : Math.max(...weights.map((row) => Math.abs(sum(row) - 1)));
   const above = weights.flatMap((row, i) => row.slice(i + 1));
   const meanTop = sum(weights.map((row) => Math.max(...row))) / T;
   const { query } = state;
