@@ -215,7 +215,14 @@ def test_the_help_on_a_phone_scrolls_with_the_keyboard_and_closes_with_a_tap(ope
     expect(help_overlay).to_be_visible()
     assert help_overlay.evaluate("e => e.scrollHeight > e.clientHeight"), "a list longer than the phone: it scrolls"
     expect_accessible(page, ".help")  # axe's scrollable-region-focusable among them
+    boxes = help_overlay.locator(".overlay-panel, td").evaluate_all(
+        "cells => cells.map((cell) => cell.getBoundingClientRect()).map((box) => [box.left, box.top, box.right])")
+    assert boxes[0][1] >= 0, "the list starts on screen, with its title"
+    assert all(left >= 0 and right <= 390 for left, _, right in boxes), "every key's words on the screen, not off its side"
     page.screenshot(path=screenshot_path("help-390.png"))
+    page.keyboard.press("End")  # the keyboard scrolls it (the dialog has the focus), down to its Close button
+    expect(help_overlay.locator(".overlay-close")).to_be_in_viewport()
+    page.screenshot(path=screenshot_path("help-390-end.png"))
     help_overlay.locator(".overlay-close").click()  # a phone has no Esc
     expect(help_overlay).to_be_hidden()
     expect(page.locator(".control-help")).to_be_focused()
