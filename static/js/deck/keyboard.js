@@ -3,6 +3,7 @@
 
 // `keys` are normalised names (see keyName): letters in upper case, "Space", "Shift+Space". A row
 // without an action says what a key does to the control that has the focus (the help lists it too).
+export const PRESS_ROW = { action: null, keys: ["Enter"], label: "Press the button that has the focus (→ and Space move the deck, even from a button)" };
 export const KEYMAP = [
   { action: "next", keys: ["ArrowRight", "Space", "PageDown", "N"], label: "Next slide" },
   { action: "prev", keys: ["ArrowLeft", "Shift+Space", "PageUp", "P"], label: "Previous slide" },
@@ -17,7 +18,7 @@ export const KEYMAP = [
   { action: "instructor", keys: ["I"], label: "Instructor panel: token, warm all demos, follow mode, polls' CSV" },
   { action: "join", keys: ["J"], label: "Join code full screen: a QR code for the class's phones" },
   { action: "rejoin", keys: ["R"], label: "Follow the lecturer again (in follow mode)" },
-  { action: null, keys: ["Enter"], label: "Press the button that has the focus (→ and Space move the deck, even from a button)" },
+  PRESS_ROW,
 ];
 
 const KEY_SYMBOLS = { ArrowRight: "→", ArrowLeft: "←", ArrowUp: "↑", ArrowDown: "↓", Escape: "Esc" };
