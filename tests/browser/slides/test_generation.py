@@ -123,11 +123,12 @@ FOCUSED = """() => { const e = document.activeElement;
   return e.matches('.gen-token') ? [e.closest('.gen-model').classList[1], e.dataset.step] : [e.className, null]; }"""
 
 
-def test_the_characters_are_one_tab_stop_with_the_arrows_inside(open_page):
+def test_each_texts_characters_are_one_tab_stop_with_the_arrows_inside(open_page):
     page, demo = open_demo(open_page, "generation", **TINY)
     run_and_show(demo)
-    expect(demo.locator(".gen-token")).to_have_count(20)
-    expect(demo.locator(".gen-token:not([tabindex='-1'])")).to_have_count(1)  # 20 characters, one Tab stop
+    for kind in ("transformer", "lstm"):  # 10 characters each, one Tab stop each
+        expect(demo.locator(f".gen-model--{kind} .gen-token")).to_have_count(10)
+        expect(demo.locator(f".gen-model--{kind} .gen-token:not([tabindex='-1'])")).to_have_count(1)
     page.locator("#slide-generation").focus()
     for _ in range(30):  # Tab, as a keyboard user would, until a character has the focus
         page.keyboard.press("Tab")
@@ -145,11 +146,15 @@ def test_the_characters_are_one_tab_stop_with_the_arrows_inside(open_page):
         expect(label).to_have_text(shown)  # chosen, as a click would: its candidates are shown
         expect(slider).to_have_value(shown.split()[0])
     expect(page.locator(".counter")).to_have_text("11 / 13")  # the arrows were the characters', not the deck's
-    page.keyboard.press("Tab")  # one press leaves all 20 characters
+    page.keyboard.press("Tab")  # one press leaves the LSTM's 10 characters
     assert page.evaluate(FOCUSED)[1] is None
-    page.keyboard.press("Shift+Tab")  # and comes back to the one last chosen
+    page.keyboard.press("Shift+Tab")  # and comes back to the one chosen
     assert page.evaluate(FOCUSED) == ["gen-model--lstm", "10"]
-    expect(demo.locator(".gen-token:not([tabindex='-1'])")).to_have_count(1)
+    page.keyboard.press("Shift+Tab")  # one more: the Transformer's, at the same character
+    assert page.evaluate(FOCUSED) == ["gen-model--transformer", "10"]
+    # A long text scrolls (three lines, on a phone): the keyboard reaches a character in each.
+    demo.evaluate("demo => demo.querySelectorAll('.gen-text').forEach((text) => { text.style.maxHeight = '1.2em'; })")
+    expect_accessible(page, "#slide-generation", rules=["scrollable-region-focusable"])
     page.keyboard.press("Space")  # a character is a button: Space moves the deck
     expect(page.locator(".counter")).to_have_text("12 / 13")
 

@@ -4,8 +4,9 @@
 // continuations of the same prompt side by side, character by character, with the run copied from
 // the training text underlined, and under them each model's top-5 candidates for the chosen
 // character, as bars. Any character can be looked at (hover or click it, or move the slider), and
-// Replay grows the texts again, one character at a time. The characters are one Tab stop, the one
-// chosen (roving tabindex): the arrows move inside, ← → along a text, ↑ ↓ to the other model's.
+// Replay grows the texts again, one character at a time. Each text's characters are one Tab stop, the
+// one chosen (roving tabindex): the arrows move inside, ← → along a text, ↑ ↓ to the other model's.
+// (One stop for both texts would leave a text that scrolls with nothing a keyboard can reach in it.)
 import { chartElement, modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { element, percent, seedCount, thousands } from "./shared/common.js";
@@ -55,9 +56,7 @@ function continuationText(data, kind, view) {
     if (step) view.show(Number(step));
   });
   text.addEventListener("focusin", (event) => {
-    if (!event.target.matches(".gen-token")) return;
-    view.focusKind = kind; // this text holds the Tab stop from now on
-    view.show(Number(event.target.dataset.step));
+    if (event.target.matches(".gen-token")) view.show(Number(event.target.dataset.step));
   });
   text.addEventListener("click", (event) => {
     const token = event.target.closest?.(".gen-token");
@@ -182,7 +181,7 @@ function build(output, data) {
   const box = element("div", "gen");
   const columns = element("div", "gen-columns");
   const view = {
-    data, pinned: 0, columns: {}, columnsBox: columns, focusKind: MODELS[0], // the text holding the Tab stop
+    data, pinned: 0, columns: {}, columnsBox: columns,
     show: (step) => showStep(view, step),
     pin: (step) => {
       if (output.genReplay) { stopReplay(output); reveal(view, null); }
@@ -234,7 +233,7 @@ function showStep(view, step) {
   for (const kind of MODELS) {
     view.columns[kind].buttons.forEach(({ button }, i) => {
       button.classList.toggle("gen-token--current", i + 1 === at);
-      button.tabIndex = i + 1 === at && kind === view.focusKind ? 0 : -1;
+      button.tabIndex = i + 1 === at ? 0 : -1;
     });
   }
   view.label.textContent = `${at} of ${view.data.n_characters}`;
@@ -257,7 +256,6 @@ function onCharacterKey(view, event) {
   event.preventDefault();
   const [to, toKind] = moves[event.key];
   const at = Math.min(Math.max(to, 1), made);
-  view.focusKind = toKind;
   view.pin(at);
   view.columns[toKind].buttons[at - 1].button.focus();
 }
