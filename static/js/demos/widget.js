@@ -5,6 +5,7 @@
 import { ApiError, followJob, getJSON, postJSON } from "./api.js";
 import { resizeCharts } from "./charts.js";
 import { RENDERERS } from "./renderers/index.js";
+import { RunFocus } from "./run_focus.js";
 import { Withhold } from "./withhold.js";
 
 function formatSeconds(seconds) {
@@ -95,6 +96,7 @@ export class DemoWidget {
     this.settings = element.querySelector(".demo-settings");
     this.runButton = element.querySelector(".demo-run");
     this.cancelButton = element.querySelector(".demo-cancel");
+    this.runFocus = new RunFocus(element, this.runButton, this.cancelButton);
     this.estimateText = element.querySelector(".demo-estimate");
     this.confirmBox = element.querySelector(".demo-confirm");
     this.placeholder = element.querySelector(".demo-placeholder");
@@ -254,6 +256,7 @@ export class DemoWidget {
   }
 
   async run({ force = false, params = this.readParams(), confirmed = false } = {}) {
+    const startedFrom = document.activeElement;
     if (this.frozen) {
       this.showFrozen();
       return;
@@ -269,6 +272,7 @@ export class DemoWidget {
         return;
       }
     }
+    this.runFocus.starting(startedFrom);
     this.setBusy(true);
     this.settings.open = false; // the settings were accepted: the run and its result need the room
     this.state.params = params;
@@ -376,6 +380,7 @@ export class DemoWidget {
     if (!this.cancelUrl && document.body.dataset.instructor === "true") this.cancelUrl = `/api/jobs/${jobId}/cancel`;
     this.cancelButton.hidden = !this.cancelUrl;
     this.cancelButton.disabled = false;
+    this.runFocus.running();
     this.showProgress(0, "waiting for its turn", expected);
     if (this.placeholderTime) this.placeholderTime.textContent = "Measuring now: the results appear here as they come in.";
     const ended = (status, message, badge) => {
@@ -522,6 +527,7 @@ export class DemoWidget {
     this.retrainButton.disabled = busy;
     if (!busy) this.cancelButton.hidden = true;
     this.element.setAttribute("aria-busy", String(busy));
+    if (!busy) this.runFocus.ended();
   }
 
   // `kind`: "error", "field" (a bad setting, named beside its field too) or "note" (e.g. cancelled).
