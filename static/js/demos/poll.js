@@ -3,6 +3,7 @@
 // closes it and runs the demo, and the poll says what the class predicted beside what was measured.
 // Which choice a result supports is decided by the server (the demo's recap headline), never here.
 import { getJSON, postJSON } from "./api.js";
+import { instructorStatus } from "./instructor_status.js";
 
 function percent(count, total) {
   return total ? Math.round((100 * count) / total) : 0;
@@ -163,7 +164,7 @@ export class PollBox {
 export class Polls {
   constructor(root, instructorUrl) {
     const isInstructor = instructorUrl
-      ? getJSON(instructorUrl).then(({ body }) => body.instructor, () => false)
+      ? instructorStatus(instructorUrl).then((body) => body.instructor, () => false)
       : Promise.resolve(false);
     this.boxes = new Map([...root.querySelectorAll(".poll")].map((element) => [element.dataset.demo, new PollBox(element, isInstructor)]));
     this.current = null;
