@@ -64,11 +64,12 @@ export function fetchPlotly() {
   return plotlyFetching;
 }
 
-// A hidden tab paints nothing: then after a tenth of a second.
-function afterNextPaint() {
+// Once the next frame is on screen (its paint done: the frame after it has begun); a hidden tab
+// paints nothing, so at most after `fallbackMs`.
+export function afterNextPaint(fallbackMs = 100) {
   return new Promise((resolve) => {
-    requestAnimationFrame(() => setTimeout(resolve, 0));
-    setTimeout(resolve, 100);
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+    setTimeout(resolve, fallbackMs);
   });
 }
 
