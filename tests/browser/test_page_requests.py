@@ -71,3 +71,23 @@ def test_a_slide_asks_for_each_answer_once_and_a_repeat_visit_for_no_static_file
         assert not problems, problems
     finally:
         context.close()
+
+
+def test_plotly_is_downloaded_in_the_background_but_run_only_for_a_chart(browser, server):
+    """Running Plotly holds a phone's page for seconds: a slide with no chart on show never pays it."""
+    cache_slide_one(server.url)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    try:
+        visit = Visit(page)
+        with page.expect_response(lambda response: "/vendor/plotly-" in response.url, timeout=120_000) as plotly:
+            page.goto(server.url + "/slides/3")  # a poll comes first: nothing to draw
+        plotly.value.finished()
+        expect(page.locator("#slide-amnesia .demo-run")).to_be_visible()
+        assert page.evaluate("() => window.Plotly === undefined")
+        page.keyboard.press("Home")  # slide 1: its cached result is drawn, with the copy downloaded
+        expect(page.locator("#slide-system_check .js-plotly-plot")).to_have_count(1, timeout=120_000)
+        downloads = [path for _, path in visit.reached_server() if path.startswith("/vendor/plotly-")]
+        assert len(downloads) == 1, downloads
+    finally:
+        context.close()
