@@ -35,8 +35,8 @@ def module_name(path: Path, root: Path) -> str:
 
 
 def without_comment_lines(source: str) -> str:
-    """The source less its lines that are only a `//` comment: a fifth of what a phone downloads
-    (the modules keep them for their readers). A line inside a multi-line template literal is text
+    """The source less its lines that are only a `//` comment: a fifth of the script a phone
+    downloads (the modules keep them for their readers). A line inside a multi-line template literal is text
     and stays; if the backticks do not pair up, the source is returned as it is."""
     kept, in_template = [], False
     for line in source.splitlines(keepends=True):

@@ -7,8 +7,9 @@ let answer = null;
 // The server's answer ({instructor, token_configured}); `again`: the token was just saved or forgotten.
 export function instructorStatus(url, { again = false } = {}) {
   if (!answer || again) {
-    answer = getJSON(url).then(({ body }) => body);
-    answer.catch(() => { answer = null; }); // a failed check is asked again next time
+    const asked = getJSON(url).then(({ body }) => body);
+    asked.catch(() => { if (answer === asked) answer = null; }); // a failed check is asked again next time
+    answer = asked;
   }
   return answer;
 }
