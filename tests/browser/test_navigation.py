@@ -312,7 +312,14 @@ def test_a_students_page_holds_no_speaker_notes(open_page):
 @pytest.mark.parametrize("n", [1, 7])
 def test_screenshot(open_page, screenshot_path, n):
     page = open_page(f"/slides/{n}")
-    page.wait_for_function("() => window.Plotly !== undefined")
+    # The slide as the audience sees it: its default result drawn if cached, else the box waiting for Run
+    # (Plotly runs only for a chart).
+    demo = page.evaluate("() => window.greatShift.deck.current.dataset.demo")
+    cached = page.evaluate("async (demo) => (await (await fetch(`/api/demos/${demo}`)).json()).cached", demo)
+    if cached:
+        expect(page.locator(f"#slide-{demo} .js-plotly-plot").first).to_be_visible(timeout=60_000)
+    else:
+        expect(page.locator(f"#slide-{demo} .demo-placeholder")).to_be_visible()
     page.screenshot(path=screenshot_path(f"slide-{n:02d}.png"))
 
 

@@ -251,7 +251,7 @@ export class DemoWidget {
       this.setBusy(true);
       this.follow(info.job.events, info.job.job);
     } else if (info.cached && !this.waitsForPrediction) {
-      this.run({ params: {} });
+      this.run({ params: {}, confirmed: true }); // cached: nothing to confirm, and the estimate is asked above
     }
   }
 
