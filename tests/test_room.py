@@ -1,5 +1,5 @@
 """`flask --app app serve`: the lecture on the hall's network, only with an instructor token, and
-the join address printed for the lecturer. Traffic goes only to this machine's own addresses."""
+the join address printed for the lecturer. The tests send traffic to loopback only."""
 import json
 import os
 import pty
@@ -19,19 +19,6 @@ from tests.live_server import ROOT, free_port
 from web import room
 
 TOKEN = "a-secret-for-the-test"
-
-
-def own_network_address() -> str | None:
-    """A non-loopback address of this machine, if it has one: binding to it proves it is ours."""
-    address = room.network_address()
-    if address is None:
-        return None
-    with socket.socket() as probe:
-        try:
-            probe.bind((address, 0))
-        except OSError:
-            return None
-    return address
 
 
 def environment_without_token(tmp_path: Path) -> dict:
@@ -113,13 +100,16 @@ def rooms():
         server.stop()
 
 
+# The servers below listen on every interface (0.0.0.0), as in a lecture hall; the tests reach them
+# on loopback only, the one address a test may send to.
+REACH = "127.0.0.1"
+
+
 def test_serves_the_network_with_the_token_set_and_prints_where_to_join(tmp_path, rooms):
-    address = own_network_address()
-    host = address or "0.0.0.0"  # a machine with no network: every interface, reached on loopback
-    server = rooms(tmp_path, host, env={"FLASK_INSTRUCTOR_TOKEN": TOKEN})
-    reach = address or "127.0.0.1"
+    server = rooms(tmp_path, "0.0.0.0", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN})
+    reach = REACH
     server.wait_until_serving(reach)
-    if address:
+    for address in room.network_addresses():  # this machine's interfaces, read without sending anything
         server.read_until(re.escape(f"http://{address}:{server.port}/j"))
     server.read_until("press I and enter the instructor token")
     assert TOKEN not in server.output.decode()  # the lecturer set it: it is never echoed
@@ -131,10 +121,9 @@ def test_serves_the_network_with_the_token_set_and_prints_where_to_join(tmp_path
 
 
 def test_a_token_it_makes_is_printed_to_the_terminal_only_and_unlocks_the_instructor(tmp_path, rooms):
-    address = own_network_address()
-    server = rooms(tmp_path, address or "0.0.0.0", terminal=True)
+    server = rooms(tmp_path, "0.0.0.0", terminal=True)
     token = server.read_until(r"The instructor token: (\S+)").group(1)
-    reach = address or "127.0.0.1"
+    reach = REACH
     server.wait_until_serving(reach)
     kept = tmp_path / "token"
     assert kept.read_text().strip() == token
@@ -161,7 +150,7 @@ def serve(app, tmp_path, monkeypatch):
     app.config["INSTRUCTOR_TOKEN_FILE"] = str(tmp_path / "token")
     started = []
     monkeypatch.setattr(room.os, "execve", lambda path, args, env: started.append((args, env)))
-    monkeypatch.setattr(room, "network_address", lambda: "192.168.1.20")  # a lecture hall's Wi-Fi
+    monkeypatch.setattr(room, "network_addresses", lambda: ["192.168.1.20"])  # a lecture hall's Wi-Fi
 
     def serve(*args):
         result = app.test_cli_runner().invoke(args=["serve", *args])
@@ -203,3 +192,11 @@ def test_the_public_address_is_the_join_address_when_set(serve, app):
     app.config["PUBLIC_URL"] = "https://lecture.example.org/"
     result, _ = serve()
     assert "https://lecture.example.org/j" in result.output
+
+
+def test_the_join_addresses_are_this_machines_interfaces_without_loopback():
+    addresses = room.network_addresses()
+    assert "127.0.0.1" not in addresses and len(addresses) == len(set(addresses))
+    for address in addresses:  # each is this machine's own: a socket can be bound to it
+        with socket.socket() as probe:
+            probe.bind((address, 0))

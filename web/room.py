@@ -14,6 +14,7 @@ import ipaddress
 import os
 import secrets
 import socket
+import struct
 import sys
 from pathlib import Path
 
@@ -40,17 +41,28 @@ def is_every_interface(host: str) -> bool:
     return host in ("0.0.0.0", "::")
 
 
-def network_address() -> str | None:
-    """The address of the interface this machine's traffic leaves by (its Wi-Fi or Ethernet): the one
-    phones on the same network reach it at. Connecting a UDP socket sends nothing; it only picks the
-    route (to a documentation address, TEST-NET-1, which no real host has)."""
+def network_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its network interfaces (Wi-Fi, Ethernet), loopback left out:
+    where phones on the same network reach it. Read from the interfaces themselves, so nothing is
+    sent and no name is looked up. Linux only; elsewhere none is known (FLASK_PUBLIC_URL says it)."""
+    if not sys.platform.startswith("linux"):
+        return []
+    import fcntl  # Unix only: imported here so the app itself also starts elsewhere
+
+    found = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.123", 9))
-            address = probe.getsockname()[0]
-        except OSError:  # no network at all
-            return None
-    return None if ipaddress.ip_address(address).is_loopback or address == "0.0.0.0" else address
+        for _, name in socket.if_nameindex():
+            try:  # SIOCGIFADDR: the interface's IPv4 address (OSError: it has none)
+                packed = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, struct.pack("256s", name[:15].encode()))
+            except OSError:
+                continue
+            address = socket.inet_ntoa(packed[20:24])
+            if not ipaddress.ip_address(address).is_loopback and address not in found:
+                found.append(address)
+    return found
+
+
+SIOCGIFADDR = 0x8915
 
 
 def join_addresses(host: str, port: int) -> list[str]:
@@ -58,8 +70,8 @@ def join_addresses(host: str, port: int) -> list[str]:
     public = current_app.config.get("PUBLIC_URL")
     if public:
         return [str(public).rstrip("/") + SHORT_PATH]
-    hosts = [network_address()] if is_every_interface(host) else [host]
-    return [f"http://{url_host(h)}:{port}{SHORT_PATH}" for h in hosts if h]
+    hosts = network_addresses() if is_every_interface(host) else [host]
+    return [f"http://{url_host(h)}:{port}{SHORT_PATH}" for h in hosts]
 
 
 def url_host(host: str) -> str:
