@@ -4,7 +4,7 @@ from pathlib import Path
 from flask import Flask
 
 from web import (api, assets, cli, compression, deck, engine, errors, export, follow, headers, health, join,
-                 links, logs, polls, recap, static_assets)
+                 links, logs, polls, recap, room, static_assets)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -15,6 +15,7 @@ def create_app(config: dict | None = None) -> Flask:
         CACHE_DIR=None,  # FLASK_CACHE_DIR; default: <instance folder>/cache
         DEVICE="auto",  # FLASK_DEVICE: auto (CUDA, else MPS, else CPU), cpu, cuda, cuda:1, mps
         INSTRUCTOR_TOKEN=None,  # FLASK_INSTRUCTOR_TOKEN; without one, only localhost may retrain or warm
+        INSTRUCTOR_TOKEN_FILE=None,  # where `flask serve` keeps the token it makes; default: instance/instructor-token
         MAX_QUEUED_JOBS=32,
         STUDENT_JOBS_PER_MINUTE=6,  # training runs a student (not the instructor) may start per minute
         STUDENT_JOB_SECONDS=60,  # a student's run stops after this long
@@ -48,5 +49,6 @@ def create_app(config: dict | None = None) -> Flask:
     health.init_app(app)
     recap.init_app(app)
     cli.init_app(app)
+    room.init_app(app)
     export.init_app(app)
     return app

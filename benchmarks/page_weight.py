@@ -6,15 +6,17 @@ browser cache and then again in the same browser (a repeat visit), at full speed
 to 2 Mbit/s with 100 ms of latency. It prints, for each: bytes on the wire and requests (in all,
 without Plotly, and those that reached the server for static files), the time to first paint,
 to the slide being usable (the page's script has run), to everything loaded (Plotly and slide
-1's chart drawn), and the cumulative layout shift (CLS) meanwhile.
+1's chart drawn), and the cumulative layout shift (CLS) meanwhile; and the API requests, with any
+URL asked more than once.
 
-Targets: a first visit without Plotly under 80 KB on the wire; a repeat visit at most 5 requests
-for static files; first paint and slide navigation never waiting for Plotly.
+Targets: a first visit without Plotly under 80 KB on the wire; a repeat visit with no request for a
+static file; each API answer asked once; first paint and slide navigation never waiting for Plotly.
 
     python -m benchmarks.page_weight
 """
 import json
 import tempfile
+from collections import Counter
 import time
 import urllib.request
 from pathlib import Path
@@ -69,11 +71,14 @@ class Visit:
     def report(self) -> dict:
         reached = [r for r in self.requests.values() if not r["cached"] and not r["url"].startswith("data:")]
         plotly = [r for r in reached if "/vendor/plotly" in r["url"]]
+        api = Counter(r["url"] for r in reached if "/api/" in r["url"])
         return {
             "bytes": sum(r["bytes"] for r in reached),
             "bytes_without_plotly": sum(r["bytes"] for r in reached if r not in plotly),
             "requests": len(reached),
             "static_requests": sum(1 for r in reached if any(part in r["url"] for part in STATIC)),
+            "api_requests": sum(api.values()),
+            "api_twice": sorted(url.split("/api/", 1)[1] for url, count in api.items() if count > 1),
         }
 
 
@@ -108,7 +113,7 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
                 print(f"{'network':<22} {'visit':<7} {'on the wire':>12} {'w/o Plotly':>11} {'requests':>9} "
-                      f"{'static':>7} {'first paint':>12} {'usable':>8} {'all loaded':>11} {'CLS':>6}")
+                      f"{'static':>7} {'API':>4} {'first paint':>12} {'usable':>8} {'all loaded':>11} {'CLS':>6}  API asked twice")
                 for label, network in (("full speed", None), ("2 Mbit/s, 100 ms", THROTTLED)):
                     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
                     page = context.new_page()
@@ -116,8 +121,8 @@ def main() -> None:
                     for visit in ("first", "repeat"):
                         row = load(page, server.url, network)
                         print(f"{label:<22} {visit:<7} {row['bytes'] / 1024:9.1f} KB {row['bytes_without_plotly'] / 1024:8.1f} KB "
-                              f"{row['requests']:>9} {row['static_requests']:>7} {row['first_paint_ms'] or 0:9.0f} ms "
-                              f"{row['usable_s']:7.2f}s {row['all_loaded_s']:10.2f}s {row['cls']:6.3f}")
+                              f"{row['requests']:>9} {row['static_requests']:>7} {row['api_requests']:>4} {row['first_paint_ms'] or 0:9.0f} ms "
+                              f"{row['usable_s']:7.2f}s {row['all_loaded_s']:10.2f}s {row['cls']:6.3f}  {', '.join(row['api_twice']) or 'none'}")
                     context.close()
                 browser.close()
         finally:

@@ -76,14 +76,14 @@ def run(params: dict, progress, device: torch.device) -> dict:
     heads = [[head_parts(h) for h in layer_heads] for layer_heads in trace.heads]
     query = T - 1 if params["query"] == 0 or params["query"] > T else params["query"] - 1
     step = heads[layer - 1][head - 1]["steps"][query]
-    best = max(range(query + 1), key=lambda j: step["weights"][j])
+    best = max(range(query + 1), key=lambda j: weights[query, j].item())  # at this temperature, as the matrix shows
     tokens = trace.tokens
     summary = (f"Layer {layer}, head {head} ({model_note(trace)}), temperature {temperature:g}: all {T} rows sum to 1 "
                f"(largest deviation {max_deviation:.1e}) and the {int(above.sum())} cells above the diagonal are "
                f"{'exactly 0' if bool((weights[above] == 0).all()) else 'not all 0'}: the causal mask. "
                f"A row's largest weight is {mean_top:.2f} on average. The query of '{tokens[query]}' matches "
                f"'{tokens[best]}' best: q·k = {step['dots'][best]:.2f}, ÷ √{d_k} = {step['scaled'][best]:.2f}, "
-               f"softmax weight {step['weights'][best]:.2f}.{unknown_note(trace)}")
+               f"softmax weight {weights[query, best].item():.2f}.{unknown_note(trace)}")
     return {
         "tokens": tokens,
         "unknown": trace.unknown,
@@ -102,6 +102,8 @@ def run(params: dict, progress, device: torch.device) -> dict:
         "scale": math.sqrt(d_k),
         "heads": heads,
         "model": trace.model,
+        # The summary's words that no picker changes: the page words the summary again for the view it shows.
+        "notes": {"model": model_note(trace), "unknown": unknown_note(trace)},
         "summary": summary,
     }
 

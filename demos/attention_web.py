@@ -68,6 +68,8 @@ def run(params: dict, progress, device: torch.device) -> dict:
         "links": links,
         "shares": shares,
         "model": trace.model,
+        # The summary's words that no picker changes: the page words the summary again for the view it shows.
+        "notes": {"model": model_note(trace), "unknown": unknown_note(trace)},
         "complexity": {"source": SOURCE, "rows": TABLE_1, "n": n, "d": d,
                        "attention_ops": n * n * d, "recurrent_ops": n * d * d},
         "max_tokens": MAX_TOKENS,

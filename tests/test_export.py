@@ -68,3 +68,12 @@ def test_the_bundler_wraps_modules_and_refuses_what_it_cannot_handle(tmp_path):
     (tmp_path / "d.js").write_text("export default 3;\n")
     with pytest.raises(BundleError, match="d.js"):
         bundle(tmp_path / "d.js", tmp_path)
+
+
+def test_the_bundle_leaves_out_comment_lines_but_never_text(tmp_path):
+    (tmp_path / "a.js").write_text("// why this module exists\nexport const a = 1; // kept with its code\n"
+                                   "  // an indented comment\nexport const t = `first line\n// text, not a comment\n`;\n")
+    code = bundle(tmp_path / "a.js", tmp_path)
+    assert "why this module exists" not in code and "an indented comment" not in code
+    assert "const a = 1; // kept with its code" in code
+    assert "`first line\n// text, not a comment\n`" in code

@@ -14,7 +14,7 @@ import { Print } from "./deck/print.js";
 import { Progress } from "./deck/progress.js";
 import { Scale } from "./deck/scale.js";
 import { Touch } from "./deck/touch.js";
-import { loadPlotly } from "./demos/charts.js";
+import { afterNextPaint, fetchPlotly } from "./demos/charts.js";
 import { startDemos } from "./demos/index.js";
 import { Polls } from "./demos/poll.js";
 import { startRecap } from "./demos/recap.js";
@@ -71,5 +71,5 @@ deck.root.addEventListener("click", (event) => {
 
 window.greatShift = { deck, demos, follow, polls }; // for the browser console and the tests
 
-// Once the page is up, fetch the chart library in the background, ready for the first chart.
-window.addEventListener("load", () => setTimeout(() => loadPlotly().catch(() => {}), 0), { once: true });
+// Once the page is up and painted, download the chart library in the background, ready for the first chart.
+window.addEventListener("load", () => afterNextPaint(1000).then(fetchPlotly), { once: true });

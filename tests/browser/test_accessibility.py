@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
-from tests.browser.widget import TRAINED
+from tests.browser.widget import TRAINED, set_params
 from tests.deck import slide_path
 
 
@@ -104,10 +104,12 @@ def test_a_keyboard_alone_runs_the_amnesia_test_with_its_own_settings(open_page)
     expect(widget.locator(".demo-settings summary")).to_be_focused()
     page.keyboard.press("Shift+Tab")
     expect(widget.locator(".demo-run")).to_be_focused()
-    page.keyboard.press("Space")  # presses Run; the deck stays put
+    page.keyboard.press("Enter")  # presses Run (Space would move the deck); the deck stays put
     expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu", timeout=TRAINED)
     expect(widget.locator(".amnesia-budget")).to_contain_text("seeds 2 · cpu")
     expect(page.locator(".counter")).to_have_text("3 / 13")
+    expect(widget.locator(".demo-run")).to_have_text("Rerun")
+    expect(widget.locator(".demo-run")).to_be_focused()  # the focus back where the run started, not on the page
 
 
 def test_a_keyboard_alone_reaches_the_sentence_and_settings_of_slide_8(open_page):
@@ -118,7 +120,7 @@ def test_a_keyboard_alone_reaches_the_sentence_and_settings_of_slide_8(open_page
     expect(page.locator("#slide-attention_matrix .demo-toolbar > .param input")).to_have_attribute(
         "aria-describedby", re.compile("help"))
     tab_to(page, "#slide-attention_matrix .demo-settings summary")
-    page.keyboard.press("Space")
+    page.keyboard.press("Enter")
     expect(widget.locator(".demo-params")).to_be_visible()
     settings, toggle = widget.locator(".demo-params").bounding_box(), widget.locator(".demo-settings summary").bounding_box()
     assert settings["y"] >= toggle["y"] + toggle["height"], "Settings open below their toggle, not over it"
@@ -191,3 +193,49 @@ def test_first_paint_and_moving_between_slides_never_wait_for_plotly(open_page):
         expect(page.locator(".counter")).to_have_text(expected)
     assert page.evaluate("() => performance.getEntriesByName('first-contentful-paint').length") == 1
     assert held, "the page did ask for Plotly, in the background"
+
+
+def test_while_a_run_runs_the_focus_is_on_cancel_and_then_back_on_run(open_page):
+    page = open_page(slide_path("amnesia"))
+    widget = page.locator("#slide-amnesia .demo")
+    set_params(widget, seeds=1, steps=600, length=200, width=64)  # long enough to cancel
+    widget.locator(".demo-run").focus()
+    page.keyboard.press("Enter")
+    expect(widget.locator(".demo-cancel")).to_be_focused()  # Run is disabled meanwhile: the focus did not drop
+    page.keyboard.press("Enter")  # cancels
+    expect(widget.locator(".demo-badge")).to_have_text("cancelled", timeout=10_000)
+    expect(widget.locator(".demo-run")).to_be_focused()
+    assert page.evaluate("() => document.activeElement !== document.body")
+
+
+def test_the_help_on_a_phone_scrolls_with_the_keyboard_and_closes_with_a_tap(open_page, screenshot_path):
+    page = open_page(slide_path("amnesia"), 390, 844)
+    page.locator(".control-help").click()
+    help_overlay = page.locator(".help")
+    expect(help_overlay).to_be_visible()
+    assert help_overlay.evaluate("e => e.scrollHeight > e.clientHeight"), "a list longer than the phone: it scrolls"
+    expect_accessible(page, ".help")  # axe's scrollable-region-focusable among them
+    boxes = help_overlay.locator(".overlay-panel, td").evaluate_all(
+        "cells => cells.map((cell) => cell.getBoundingClientRect()).map((box) => [box.left, box.top, box.right])")
+    assert boxes[0][1] >= 0, "the list starts on screen, with its title"
+    assert all(left >= 0 and right <= 390 for left, _, right in boxes), "every key's words on the screen, not off its side"
+    page.screenshot(path=screenshot_path("help-390.png"))
+    page.keyboard.press("End")  # the keyboard scrolls it (the dialog has the focus), down to its Close button
+    expect(help_overlay.locator(".overlay-close")).to_be_in_viewport()
+    page.screenshot(path=screenshot_path("help-390-end.png"))
+    help_overlay.locator(".overlay-close").click()  # a phone has no Esc
+    expect(help_overlay).to_be_hidden()
+    expect(page.locator(".control-help")).to_be_focused()
+
+
+def test_nothing_scrolls_in_the_print_view(open_page):
+    page = open_page(slide_path("system_check") + "?print")
+    # A result taller than its box, as a long one is on some slides: cut on paper, never a scrolling region.
+    page.evaluate("""() => document.querySelectorAll('.demo-output').forEach((output) => {
+        const tall = document.createElement('p'); tall.style.height = '2000px'; tall.textContent = 'a tall result';
+        output.append(tall); })""")
+    scrolling = page.evaluate("""() => [...document.querySelectorAll('.deck *')].filter((e) => {
+        const style = getComputedStyle(e);
+        return ['auto', 'scroll'].includes(style.overflowY) && e.scrollHeight > e.clientHeight + 1; }).map((e) => e.className)""")
+    assert scrolling == [], scrolling
+    expect_accessible(page, rules=["scrollable-region-focusable"])

@@ -51,6 +51,7 @@ def test_home_end_and_go_to_slide(open_page, titles):
     expect_slide(page, 1, titles)
     page.keyboard.press("g")
     expect(page.locator(".goto")).to_be_visible()
+    expect(page.locator(".goto")).to_be_focused()  # a dialog: it has the focus, so a screen reader names it
     page.keyboard.press("7")
     page.keyboard.press("Enter")
     expect(page.locator(".goto")).to_be_hidden()
@@ -65,6 +66,7 @@ def test_home_end_and_go_to_slide(open_page, titles):
     page.keyboard.press("Escape")
     expect(page.locator(".goto")).to_be_hidden()
     expect_slide(page, 12, titles)
+    expect(page.locator('.slide[data-n="12"]')).to_be_focused()  # the focus back where it was
 
 
 def test_the_progress_bar_grows_with_the_slide_number(open_page, titles):
@@ -173,47 +175,85 @@ def test_moving_between_slides_does_not_reload_the_page(open_page):
     assert page.evaluate("() => window.stillTheSamePage") is True
 
 
-def test_typing_in_a_demo_field_does_not_move_the_deck_but_buttons_do_not_trap_keys(open_page):
+FIELDS = ('<input id="t" type="text"><input id="num" type="number" value="5"><input id="r" type="range" value="50">'
+          '<select id="s"><option>a</option><option>b</option><option>c</option></select>')
+
+
+def add_to_the_demo(page, html: str) -> None:
+    page.evaluate("(html) => document.querySelector('#slide-amnesia .demo').insertAdjacentHTML('beforeend', html)", html)
+
+
+def touch(page, field: str) -> None:
+    """Use a control with the mouse, as a lecturer would: a click, or for a menu an option picked (its
+    list, open, would take every key until it closes, as the browser's own lists do)."""
+    if page.locator(field).evaluate("element => element.tagName") == "SELECT":
+        page.locator(field).select_option("b")
+        page.locator(field).focus()
+    else:
+        page.locator(field).click()
+
+
+def test_keys_typed_into_a_demo_field_stay_there_until_esc_hands_the_arrows_back(open_page):
     page = open_page(slide_path("amnesia"))
-    page.evaluate("""() => {
-        const demo = document.querySelector('#slide-amnesia .demo');
-        demo.insertAdjacentHTML('beforeend',
-            '<input id="t" type="text"><input id="r" type="range"><select id="s"><option>a</option><option>b</option></select><button id="b" type="button">Run</button>');
-    }""")
+    add_to_the_demo(page, FIELDS)
     page.locator("#t").type("Hello")
     expect(page.locator("#t")).to_have_value("Hello")
-    for field in ["#t", "#r", "#s"]:
-        page.locator(field).focus()
+    for field in ["#t", "#num", "#r", "#s"]:
+        touch(page, field)
         for key in ["ArrowRight", "ArrowLeft", "Space", "n", "End", "o", "?"]:
             page.keyboard.press(key)
         expect(page.locator(".counter")).to_have_text("3 / 13")
         expect(page.locator(".overview")).to_be_hidden()
-    page.locator("#b").focus()  # a focused button of a demo keeps its keys: Space presses it, arrows stay
-    page.evaluate("() => document.querySelector('#b').addEventListener('click', () => { window.pressed = true; })")
-    for key in ["Space", "ArrowRight", "ArrowLeft"]:
-        page.keyboard.press(key)
-    assert page.evaluate("window.pressed") is True
-    expect(page.locator(".counter")).to_have_text("3 / 13")
-    page.keyboard.press("PageDown")  # a presentation clicker still moves the deck
-    expect(page.locator(".counter")).to_have_text("4 / 13")
-
-
-def test_a_clicker_moves_the_deck_from_inside_a_number_field_a_slider_and_a_menu(open_page):
-    page = open_page(slide_path("amnesia"))
-    page.evaluate("""() => document.querySelector('#slide-amnesia .demo').insertAdjacentHTML('beforeend',
-        '<input id="num" type="number" value="5"><input id="r" type="range" value="50">' +
-        '<select id="s"><option>a</option><option>b</option><option>c</option></select>')""")
-    for field, value in [("#num", "5"), ("#r", "50"), ("#s", "a")]:
+        if field == "#s":
+            page.keyboard.press("Escape")  # Space opened the menu's list: the first Esc closes it
+        page.keyboard.press("Escape")  # leaves the field: the arrows are the deck's again
+        expect(page.locator(field)).not_to_be_focused()
+        expect(page.locator(".overview")).to_be_hidden()
+        page.keyboard.press("ArrowRight")
+        expect(page.locator(".counter")).to_have_text("4 / 13")
+        page.keyboard.press("ArrowLeft")
         expect(page.locator(".counter")).to_have_text("3 / 13")
-        page.locator(field).focus()
+
+
+def test_on_a_button_the_arrows_and_space_move_the_deck_and_enter_presses_it(open_page):
+    page = open_page(slide_path("amnesia"))
+    add_to_the_demo(page, '<button id="b" type="button">Press me</button>')
+    page.evaluate("() => { window.pressed = 0; document.querySelector('#b').addEventListener('click', () => { window.pressed += 1; }); }")
+    for key, there in [("ArrowRight", "4 / 13"), ("Space", "4 / 13"), ("ArrowLeft", "2 / 13"), ("Shift+Space", "2 / 13")]:
+        page.locator("#b").click()  # the mouse presses it once
+        page.keyboard.press(key)  # the key moves the deck and presses nothing
+        expect(page.locator(".counter")).to_have_text(there)
+        page.evaluate("() => window.greatShift.deck.goTo(3)")
+        expect(page.locator(".counter")).to_have_text("3 / 13")
+    assert page.evaluate("window.pressed") == 4, "only the clicks pressed it"
+    page.locator("#b").focus()
+    page.keyboard.press("Enter")  # Enter presses it; the deck stays
+    assert page.evaluate("window.pressed") == 5
+    expect(page.locator(".counter")).to_have_text("3 / 13")
+    run = page.locator("#slide-amnesia .demo-run")  # the demo's own Run: Space moves on, and runs nothing
+    run.focus()
+    page.keyboard.press("Space")
+    expect(page.locator(".counter")).to_have_text("4 / 13")
+    expect(page.locator("#slide-amnesia .demo-badge")).to_have_text("")
+    expect(page.locator("#slide-amnesia .demo-run")).to_have_text("Run")
+
+
+def test_a_clicker_moves_the_deck_from_any_field_or_button(open_page):
+    page = open_page(slide_path("amnesia"))
+    add_to_the_demo(page, FIELDS + '<button id="b" type="button">Press me</button>')
+    for field, value in [("#t", ""), ("#num", "5"), ("#r", "50"), ("#s", "b"), ("#b", None)]:
+        expect(page.locator(".counter")).to_have_text("3 / 13")
+        touch(page, field)
         page.keyboard.press("PageDown")
         expect(page.locator(".counter")).to_have_text("4 / 13")
-        expect(page.locator(field)).to_have_value(value)  # the clicker's key changed nothing in the field
+        if value is not None:
+            expect(page.locator(field)).to_have_value(value)  # the clicker's key changed nothing in the field
         expect(page.locator(field)).not_to_be_focused()
         page.locator(field).focus()
         page.keyboard.press("PageUp")
         expect(page.locator(".counter")).to_have_text("3 / 13")
-        expect(page.locator(field)).to_have_value(value)
+        if value is not None:
+            expect(page.locator(field)).to_have_value(value)
 
 
 def test_the_on_screen_buttons_move_the_deck(open_page, titles):
@@ -272,7 +312,14 @@ def test_a_students_page_holds_no_speaker_notes(open_page):
 @pytest.mark.parametrize("n", [1, 7])
 def test_screenshot(open_page, screenshot_path, n):
     page = open_page(f"/slides/{n}")
-    page.wait_for_function("() => window.Plotly !== undefined")
+    # The slide as the audience sees it: its default result drawn if cached, else the box waiting for Run
+    # (Plotly runs only for a chart).
+    demo = page.evaluate("() => window.greatShift.deck.current.dataset.demo")
+    cached = page.evaluate("async (demo) => (await (await fetch(`/api/demos/${demo}`)).json()).cached", demo)
+    if cached:
+        expect(page.locator(f"#slide-{demo} .js-plotly-plot").first).to_be_visible(timeout=60_000)
+    else:
+        expect(page.locator(f"#slide-{demo} .demo-placeholder")).to_be_visible()
     page.screenshot(path=screenshot_path(f"slide-{n:02d}.png"))
 
 

@@ -71,6 +71,13 @@ def test_the_presenter_keys_scroll_the_notes_move_the_slides_and_have_their_own_
     presenter.keyboard.press("Escape")
     expect(help_overlay).to_be_hidden()
 
+    presenter.keyboard.press("g")  # the go-to prompt is a dialog here too: it takes the focus
+    expect(presenter.locator(".goto")).to_be_focused()
+    presenter.keyboard.type("2")
+    presenter.keyboard.press("Enter")
+    expect(presenter.locator(".goto")).to_be_hidden()
+    expect(page.locator(".counter")).to_have_text("2 / 13")
+
 
 def test_the_presenter_shows_the_measured_summary_with_its_device_and_date(open_page):
     """Speaker notes hold no figures: the presenter view shows the slide's cached result instead."""

@@ -1,4 +1,6 @@
-// "G, then a number, then Enter": jump straight to a slide.
+// "G, then a number, then Enter": jump straight to a slide. The prompt is a dialog: it takes the
+// focus while open (a screen reader announces it) and gives it back when it closes.
+import { Dialog } from "./dialog.js";
 
 export class GoTo {
   constructor(deck) {
@@ -6,17 +8,18 @@ export class GoTo {
     this.element = deck.root.querySelector(".goto");
     this.digitsElement = this.element.querySelector(".goto-digits");
     this.digits = "";
+    this.dialog = new Dialog(this.element);
   }
 
-  get isOpen() { return !this.element.hidden; }
+  get isOpen() { return this.dialog.isOpen; }
 
   open() {
     this.digits = "";
     this.digitsElement.textContent = "";
-    this.element.hidden = false;
+    this.dialog.open();
   }
 
-  close() { this.element.hidden = true; }
+  close() { this.dialog.close(); }
 
   onKey(name) {
     if (/^[0-9]$/.test(name) && this.digits.length < String(this.deck.total).length) {

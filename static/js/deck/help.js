@@ -8,6 +8,8 @@ export class Help {
     this.element = root.querySelector(".help");
     this.keymap = keymap;
     this.dialog = new Dialog(this.element);
+    this.onClose = () => this.dialog.close();
+    this.element.querySelector(".overlay-close").addEventListener("click", this.onClose);
     this.render();
   }
 
@@ -31,7 +33,9 @@ export class Help {
     }));
   }
 
-  toggle() { this.dialog.toggle(); }
+  // The dialog itself takes the focus: a screen reader names it, and on a phone the list shows from
+  // its top (its Close button, last, would scroll it to the end).
+  toggle() { this.dialog.toggle(this.element); }
 
   onKey(name) {
     if (name !== "?" && name !== "Escape") return false; // Tab and the rest do what they do

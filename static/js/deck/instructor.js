@@ -1,6 +1,7 @@
 // I opens the instructor panel: the token (kept in this browser), warm every demo, and follow mode.
-import { download, getJSON, instructorToken, warmAllDemos } from "../demos/api.js";
+import { download, instructorToken, warmAllDemos } from "../demos/api.js";
 import { Dialog } from "./dialog.js";
+import { instructorStatus } from "../demos/instructor_status.js";
 
 export class InstructorPanel {
   constructor(deck, follow) {
@@ -19,7 +20,7 @@ export class InstructorPanel {
     this.csvButton = this.element.querySelector(".instructor-csv");
 
     this.onSave = (event) => { event.preventDefault(); this.save(); };
-    this.onForget = () => { instructorToken.clear(); this.tokenInput.value = ""; this.check(); };
+    this.onForget = () => { instructorToken.clear(); this.tokenInput.value = ""; this.check({ again: true }); };
     this.onFollowChange = () => this.setFollow(this.followBox.checked);
     this.onWarm = this.warm.bind(this);
     this.form.addEventListener("submit", this.onSave);
@@ -40,7 +41,7 @@ export class InstructorPanel {
     }
     this.followBox.checked = this.follow.leading;
     this.message.textContent = "";
-    this.check();
+    this.check({ again: true });
     this.dialog.open(this.tokenInput);
   }
 
@@ -48,17 +49,17 @@ export class InstructorPanel {
     const token = this.tokenInput.value.trim();
     if (token) instructorToken.set(token);
     this.tokenInput.value = "";
-    await this.check();
+    await this.check({ again: true });
   }
 
-  async check() {
+  async check({ again = false } = {}) {
     if (!this.statusUrl) {
       this.status.textContent = "This is a static copy of the lecture: the instructor tools need the lecturer's server.";
       this.followBox.disabled = this.warmButton.disabled = true;
       return;
     }
     try {
-      const { body } = await getJSON(this.statusUrl);
+      const body = await instructorStatus(this.statusUrl, { again });
       this.status.textContent = body.instructor
         ? "This browser is recognised as the instructor."
         : body.token_configured

@@ -1,14 +1,16 @@
 // The key map and the keyboard handler. The help overlay is built from KEYMAP,
 // so what it lists is exactly what the keys do.
 
-// `keys` are normalised names (see keyName): letters in upper case, "Space", "Shift+Space".
+// `keys` are normalised names (see keyName): letters in upper case, "Space", "Shift+Space". A row
+// without an action says what a key does to the control that has the focus (the help lists it too).
+export const PRESS_ROW = { action: null, keys: ["Enter"], label: "Press the button that has the focus (→ and Space move the deck, even from a button)" };
 export const KEYMAP = [
   { action: "next", keys: ["ArrowRight", "Space", "PageDown", "N"], label: "Next slide" },
   { action: "prev", keys: ["ArrowLeft", "Shift+Space", "PageUp", "P"], label: "Previous slide" },
   { action: "first", keys: ["Home"], label: "First slide" },
   { action: "last", keys: ["End"], label: "Last slide" },
   { action: "goto", keys: ["G"], label: "Go to slide: type its number, then Enter" },
-  { action: "overview", keys: ["O", "Escape"], label: "Overview of all slides" },
+  { action: "overview", keys: ["O", "Escape"], label: "Overview of all slides (in a field, Esc first leaves the field)" },
   { action: "fullscreen", keys: ["F"], label: "Full screen on / off" },
   { action: "blank", keys: ["B", "."], label: "Blank the screen / bring it back" },
   { action: "help", keys: ["?"], label: "This list of keys" },
@@ -16,6 +18,7 @@ export const KEYMAP = [
   { action: "instructor", keys: ["I"], label: "Instructor panel: token, warm all demos, follow mode, polls' CSV" },
   { action: "join", keys: ["J"], label: "Join code full screen: a QR code for the class's phones" },
   { action: "rejoin", keys: ["R"], label: "Follow the lecturer again (in follow mode)" },
+  PRESS_ROW,
 ];
 
 const KEY_SYMBOLS = { ArrowRight: "→", ArrowLeft: "←", ArrowUp: "↑", ArrowDown: "↓", Escape: "Esc" };
@@ -32,21 +35,24 @@ export function keyName(event) {
   return (event.shiftKey ? "Shift+" : "") + event.key;
 }
 
-// Typing in a demo's text field, slider or menu must not move the deck.
-function isTyping(target) {
+// Who keeps a key when the focus is on a control; the deck takes every other key.
+// - A field (text, number, slider, menu, checkbox): what is typed into it, arrows included, except a
+//   clicker's PageUp/PageDown, which move the deck, and Esc, which leaves the field and so hands the
+//   arrows back to the deck.
+// - A button, link, disclosure or word chip: Enter, which presses it. → and Space move the deck there
+//   and press nothing, so a lecturer who clicked a button can go on with the usual keys.
+// - A group that moves its focus with the arrows (slide 11's characters) takes them itself
+//   (preventDefault), and the deck leaves a key that was taken.
+function inField(target) {
   return Boolean(target.closest?.("input, textarea, select, [contenteditable='true']"));
 }
 
-// A focused button, link or disclosure keeps Space and Enter (they press it), and a control of a
-// demo keeps the arrow keys; the deck moves only when the focus is elsewhere.
 const PRESSABLE = "button, a[href], summary, [role='button']";
-const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
 // What presentation clickers send: it always moves the deck, whatever has the focus.
 const CLICKER_KEYS = ["PageDown", "PageUp"];
 
-function keepsItsKey(target, name) {
-  if ((name === "Space" || name === "Enter") && target.closest?.(PRESSABLE)) return true;
-  return ARROWS.includes(name) && Boolean(target.closest?.(".demo") && target.closest(`${PRESSABLE}, input, select`));
+function pressesIt(target, name) {
+  return name === "Enter" && Boolean(target.closest?.(PRESSABLE));
 }
 
 export class Keyboard {
@@ -56,7 +62,7 @@ export class Keyboard {
   constructor(actions, modals, keymap = KEYMAP) {
     this.actions = actions;
     this.modals = modals;
-    this.bindings = new Map(keymap.flatMap(({ action, keys }) => keys.map((key) => [key, action])));
+    this.bindings = new Map(keymap.filter(({ action }) => action).flatMap(({ action, keys }) => keys.map((key) => [key, action])));
     this.onKeyDown = this.onKeyDown.bind(this);
     document.addEventListener("keydown", this.onKeyDown);
   }
@@ -64,7 +70,7 @@ export class Keyboard {
   onKeyDown(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
     const name = keyName(event);
-    const typing = isTyping(event.target);
+    const typing = inField(event.target);
     const modal = this.modals.find((m) => m.isOpen);
     if (modal) { // Esc leaves a dialog even from its text field
       if ((!typing || name === "Escape") && modal.onKey(name, event)) event.preventDefault();
@@ -84,7 +90,7 @@ export class Keyboard {
       if (name === "Escape") event.target.blur(); // a way back to the deck
       return;
     }
-    if (keepsItsKey(event.target, name)) return;
+    if (pressesIt(event.target, name)) return;
     const action = this.bindings.get(name);
     if (!action || !this.actions[action]) return; // a window may offer only some actions
     event.preventDefault();

@@ -46,13 +46,38 @@ export const CONFIG = {
   responsive: true,
 };
 
-// Plotly (1.5 MB gzipped) is not in the page: it loads after the first slide is shown, or when the
-// first chart needs it, so neither the first paint nor moving between slides ever waits for it.
+// Plotly (1.5 MB gzipped) is not in the page, so neither the first paint nor moving between slides
+// ever waits for it. It is downloaded once the page has loaded (fetchPlotly) but run only when the
+// first chart is drawn: running its 4.8 MB freezes a phone for 1 to 3.5 s in one piece, which a
+// slide without a chart (a poll, a demo waiting for Run) should not pay.
+let plotlyFetching = null;
 let plotlyLoading = null;
+
+// Into the browser's cache (the URL is kept for a year), without running it. A page opened from disk
+// (the static export) cannot fetch files: its script tag reads the file when a chart needs it.
+export function fetchPlotly() {
+  if (!location.protocol.startsWith("http")) return Promise.resolve();
+  // At low priority: the slide's own answers (its result, the poll) go first.
+  plotlyFetching ??= fetch(document.body.dataset.plotlyUrl, { priority: "low" }).then((response) => response.blob()).catch(() => {
+    plotlyFetching = null;
+  });
+  return plotlyFetching;
+}
+
+// Once the next frame is on screen (its paint done: the frame after it has begun); a hidden tab
+// paints nothing, so at most after `fallbackMs`.
+export function afterNextPaint(fallbackMs = 100) {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+    setTimeout(resolve, fallbackMs);
+  });
+}
 
 export function loadPlotly() {
   if (window.Plotly) return Promise.resolve(window.Plotly);
-  plotlyLoading ??= new Promise((resolve, reject) => {
+  // After the download in flight, if any: the script then reads the cached copy instead of a second one.
+  // And after the next paint, so that the result's words are on screen before Plotly holds the page.
+  plotlyLoading ??= fetchPlotly().then(afterNextPaint).then(() => new Promise((resolve, reject) => {
     const script = document.createElement("script");
     script.src = document.body.dataset.plotlyUrl;
     script.onload = () => resolve(window.Plotly);
@@ -61,7 +86,7 @@ export function loadPlotly() {
       reject(new Error("The chart library could not be loaded: check the connection and press Run again."));
     };
     document.head.append(script);
-  });
+  }));
   return plotlyLoading;
 }
 

@@ -5,6 +5,7 @@
 // From Open (or Reset) until Close the poll keeps the demo's result back: each state it shows is
 // announced as a `pollstate` event, which the demo widget's Withhold controller follows.
 import { getJSON, postJSON } from "./api.js";
+import { instructorStatus } from "./instructor_status.js";
 
 // Where the focus goes when the control that started an action is disabled by it: the next step.
 const NEXT_STEP = { open: ".poll-close", close: ".demo-run", reset: ".poll-open" };
@@ -183,7 +184,7 @@ export class PollBox {
 export class Polls {
   constructor(root, instructorUrl) {
     const isInstructor = instructorUrl
-      ? getJSON(instructorUrl).then(({ body }) => body.instructor, () => false)
+      ? instructorStatus(instructorUrl).then((body) => body.instructor, () => false)
       : Promise.resolve(false);
     this.boxes = new Map([...root.querySelectorAll(".poll")].map((element) => [element.dataset.demo, new PollBox(element, isInstructor)]));
     this.current = null;

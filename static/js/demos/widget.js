@@ -6,6 +6,7 @@ import { ApiError, getJSON, postJSON } from "./api.js";
 import { resizeCharts } from "./charts.js";
 import { JobFollower } from "./job_follower.js";
 import { RENDERERS } from "./renderers/index.js";
+import { RunFocus } from "./run_focus.js";
 import { Withhold } from "./withhold.js";
 
 function formatSeconds(seconds) {
@@ -101,6 +102,7 @@ export class DemoWidget {
     this.settings = element.querySelector(".demo-settings");
     this.runButton = element.querySelector(".demo-run");
     this.cancelButton = element.querySelector(".demo-cancel");
+    this.runFocus = new RunFocus(element, this.runButton, this.cancelButton);
     this.estimateText = element.querySelector(".demo-estimate");
     this.confirmBox = element.querySelector(".demo-confirm");
     this.placeholder = element.querySelector(".demo-placeholder");
@@ -288,12 +290,13 @@ export class DemoWidget {
     if (info.job) {
       this.follow(info.job);
     } else if (info.cached && !this.waitsForPrediction) {
-      this.run({ params: {}, shownBySlide: true });
+      this.run({ params: {}, confirmed: true, shownBySlide: true }); // cached: nothing to confirm, and the estimate is asked above
     }
   }
 
   // `shownBySlide`: the slide showed its cached default by itself, nobody pressed Run.
   async run({ force = false, params = this.readParams(), confirmed = false, shownBySlide = false } = {}) {
+    const startedFrom = document.activeElement;
     if (this.frozen) {
       this.showFrozen();
       return;
@@ -309,6 +312,7 @@ export class DemoWidget {
         return;
       }
     }
+    this.runFocus.starting(startedFrom);
     this.setBusy(true);
     this.settings.open = false; // the settings were accepted: the run and its result need the room
     this.state.params = params;
@@ -410,6 +414,7 @@ export class DemoWidget {
   onJobStart(job) {
     Object.assign(this.state, { events: job.events, job: job.job });
     this.setBusy(true);
+    this.runFocus.running(); // the Cancel button is shown by now, if this page may cancel the job
     this.showProgress(job.progress ?? 0, job.message ?? "waiting for its turn", job.eta_seconds ?? job.expected_seconds ?? null);
     if (this.placeholderTime) this.placeholderTime.textContent = "Measuring now: the results appear here as they come in.";
   }
@@ -553,6 +558,7 @@ export class DemoWidget {
     this.retrainButton.disabled = busy;
     if (!busy) this.cancelButton.hidden = true;
     this.element.setAttribute("aria-busy", String(busy));
+    if (!busy) this.runFocus.ended();
   }
 
   // `kind`: "error", "field" (a bad setting, named beside its field too) or "note" (e.g. cancelled).

@@ -4,7 +4,7 @@
 import { openChannel } from "../deck/channel.js";
 import { GoTo } from "../deck/goto.js";
 import { Help } from "../deck/help.js";
-import { Keyboard } from "../deck/keyboard.js";
+import { Keyboard, PRESS_ROW } from "../deck/keyboard.js";
 import { getJSON } from "../demos/api.js";
 import { Polls } from "../demos/poll.js";
 import { Audience } from "./audience.js";
@@ -23,6 +23,7 @@ const PRESENTER_KEYMAP = [
   { action: "notesUp", keys: ["ArrowUp", "K"], label: "Scroll the notes up" },
   { action: "blank", keys: ["B", "."], label: "Blank the audience's screen / bring it back" },
   { action: "help", keys: ["?"], label: "This list of keys" },
+  PRESS_ROW,
 ];
 const NOTES_STEP = 0.4; // of the notes pane's height per key press
 

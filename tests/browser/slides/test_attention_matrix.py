@@ -3,8 +3,8 @@
 row, the temperature reshapes both, and a phone gets them one under the other without overlapping labels."""
 from playwright.sync_api import expect
 
-from tests.browser.a11y import expect_accessible
-from tests.browser.widget import SLIDE_TO, open_demo, overlapping_texts, run_and_wait
+from tests.browser.a11y import expect_accessible, expect_finger_sized
+from tests.browser.widget import SLIDE_TO, open_demo, overlapping_texts, run_and_wait, set_params
 from tests.deck import slide_path
 
 SHORT = "We propose a model"  # four words: cells wide enough for their weights beside the row taken apart
@@ -101,3 +101,52 @@ def test_on_a_phone_the_matrix_comes_first_then_its_row_and_nothing_overlaps(ope
     rows = page.locator("#slide-attention_matrix .demo").evaluate(ROWS)
     assert all(abs(b - r) <= 2 for b, r in zip(rows["buttons"], rows["bars"])), rows
     page.locator("#slide-attention_matrix .demo-output").screenshot(path=screenshot_path("slide-08-attention-matrix-phone.png"))
+
+
+def test_the_summary_follows_the_word_and_the_temperature_and_the_deck_keys_still_work(open_page):
+    page, demo = open_demo(open_page, "attention_matrix", steps=20)
+    run_and_plot_both(demo)
+    summary, counter = demo.locator(".demo-summary"), page.locator(".counter")
+    expect(summary).to_contain_text("temperature 1: all 10 rows sum to 1")
+    expect(summary).to_contain_text("The query of 'Transformer' matches")
+    demo.locator(".attn-token", has_text="simple").click()  # a word chip
+    expect(summary).to_contain_text("The query of 'simple' matches")
+    picked = summary.text_content()
+    page.keyboard.press("ArrowRight")  # a clicked word keeps no arrow: the deck moves on
+    expect(counter).to_have_text("9 / 13")
+    page.keyboard.press("ArrowLeft")
+    expect(counter).to_have_text("8 / 13")
+
+    slider = demo.locator(".attn-temperature input")
+    slider.evaluate(SLIDE_TO, "-0.7")  # dragged to a temperature of 0.2
+    slider.focus()
+    expect(summary).to_contain_text("temperature 0.2: all 10 rows sum to 1")
+    expect(summary).to_contain_text("The query of 'simple' matches")
+    page.keyboard.press("ArrowRight")  # the slider keeps its arrows...
+    expect(demo.locator(".attn-temperature output")).to_have_text("0.21")
+    expect(summary).to_contain_text("temperature 0.21:")
+    expect(counter).to_have_text("8 / 13")
+    page.keyboard.press("PageDown")  # ...but a clicker's key moves the deck
+    expect(counter).to_have_text("9 / 13")
+    page.keyboard.press("PageUp")
+    expect(counter).to_have_text("8 / 13")
+    slider.focus()
+    page.keyboard.press("Escape")  # leaves the slider: the arrows are the deck's again
+    page.keyboard.press("ArrowRight")
+    expect(counter).to_have_text("9 / 13")
+
+    # The words the page wrote for 'simple' are the server's own for that query.
+    page.keyboard.press("ArrowLeft")
+    set_params(demo, query=5)
+    run_and_wait(demo)
+    expect(summary).to_have_text(picked)
+
+
+def test_the_word_buttons_are_finger_sized_on_a_phone(open_page, screenshot_path):
+    page, demo = open_demo(lambda path: open_page(path, 390, 844), "attention_matrix", steps=20)
+    run_and_plot_both(demo)
+    expect_finger_sized(page, "#slide-attention_matrix .attn-token", "#slide-attention_matrix")
+    rows = demo.evaluate(ROWS)
+    assert all(abs(b - r) <= 2 for b, r in zip(rows["buttons"], rows["bars"])), rows  # still beside their bars
+    demo.locator(".attn-qkv").scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_path("slide-08-attention-matrix-390-targets.png"))

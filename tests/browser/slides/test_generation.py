@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.a11y import expect_accessible
+from tests.browser.a11y import expect_accessible, expect_finger_sized
 from tests.browser.widget import (
     TRAINED,
     demo_on,
@@ -117,3 +117,51 @@ def test_the_whole_ladder_is_in_the_demo_box_without_scrolling_on_a_projector_an
             f"the ladder, its labels and its axis title inside the demo box at {width}x{height}")
         if width > 760:  # the projector shows the canvas whole: the ladder is on screen
             assert chart["y"] + chart["height"] <= height
+
+
+FOCUSED = """() => { const e = document.activeElement;
+  return e.matches('.gen-token') ? [e.closest('.gen-model').classList[1], e.dataset.step] : [e.className, null]; }"""
+
+
+def test_each_texts_characters_are_one_tab_stop_with_the_arrows_inside(open_page):
+    page, demo = open_demo(open_page, "generation", **TINY)
+    run_and_show(demo)
+    for kind in ("transformer", "lstm"):  # 10 characters each, one Tab stop each
+        expect(demo.locator(f".gen-model--{kind} .gen-token")).to_have_count(10)
+        expect(demo.locator(f".gen-model--{kind} .gen-token:not([tabindex='-1'])")).to_have_count(1)
+    page.locator("#slide-generation").focus()
+    for _ in range(30):  # Tab, as a keyboard user would, until a character has the focus
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED)[1]:
+            break
+    assert page.evaluate(FOCUSED) == ["gen-model--transformer", "10"], "the chosen character: the last"
+    label, slider = demo.locator(".gen-step-label"), demo.locator(".gen-slider")
+    for key, where, shown in [("ArrowLeft", ["gen-model--transformer", "9"], "9 of 10"),
+                              ("Home", ["gen-model--transformer", "1"], "1 of 10"),
+                              ("ArrowRight", ["gen-model--transformer", "2"], "2 of 10"),
+                              ("ArrowDown", ["gen-model--lstm", "2"], "2 of 10"),  # the other model's text
+                              ("End", ["gen-model--lstm", "10"], "10 of 10")]:
+        page.keyboard.press(key)
+        assert page.evaluate(FOCUSED) == where, key
+        expect(label).to_have_text(shown)  # chosen, as a click would: its candidates are shown
+        expect(slider).to_have_value(shown.split()[0])
+    expect(page.locator(".counter")).to_have_text("11 / 13")  # the arrows were the characters', not the deck's
+    page.keyboard.press("Tab")  # one press leaves the LSTM's 10 characters
+    assert page.evaluate(FOCUSED)[1] is None
+    page.keyboard.press("Shift+Tab")  # and comes back to the one chosen
+    assert page.evaluate(FOCUSED) == ["gen-model--lstm", "10"]
+    page.keyboard.press("Shift+Tab")  # one more: the Transformer's, at the same character
+    assert page.evaluate(FOCUSED) == ["gen-model--transformer", "10"]
+    # A long text scrolls (three lines, on a phone): the keyboard reaches a character in each.
+    demo.evaluate("demo => demo.querySelectorAll('.gen-text').forEach((text) => { text.style.maxHeight = '1.2em'; })")
+    expect_accessible(page, "#slide-generation", rules=["scrollable-region-focusable"])
+    page.keyboard.press("Space")  # a character is a button: Space moves the deck
+    expect(page.locator(".counter")).to_have_text("12 / 13")
+
+
+def test_the_slider_and_replay_are_finger_sized_on_a_phone(open_page, screenshot_path):
+    page, demo = open_demo(lambda path: open_page(path, 390, 844), "generation", **TINY)
+    run_and_show(demo)
+    expect_finger_sized(page, "#slide-generation .gen-stepbar :is(input, button)", "#slide-generation")
+    demo.locator(".gen-stepbar").scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_path("slide-11-generation-390-targets.png"))

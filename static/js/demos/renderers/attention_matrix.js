@@ -8,6 +8,7 @@
 import { chartElement, modelColors, onPhone, plot } from "../charts.js";
 import { element, headPickers, softmaxRow, sum } from "./shared/attention_parts.js";
 import { rowBreakdown } from "./shared/attention_row.js";
+import { showSummary } from "./shared/common.js";
 
 const TEMPERATURES = { min: -1, max: 1, step: 0.02 }; // log10 of the temperature, 0.1 to 10
 const ROW_HEIGHT = 1.3; // a row's height in text sizes: rows closer than this would overlap their labels
@@ -98,6 +99,34 @@ function draw(chart, result, weights, query, rows) {
   return drawn;
 }
 
+// A number as Python's "{:.1e}" writes it: 1.2e-07.
+function exponent(value) {
+  return value.toExponential(1).replace(/e([+-])(\d)$/, (_, sign, digit) => `e${sign}0${digit}`);
+}
+
+// The summary for the layer, head, temperature and query word on show, in the words of
+// demos/attention_matrix.py's (which is shown as it is for the view it was run with).
+function summaryFor(result, weights, state) {
+  const { tokens } = result;
+  const ownWeights = state.layer === result.layer && state.head === result.head && state.temperature === result.temperature;
+  if (ownWeights && state.query === result.query) return result.summary;
+  const T = tokens.length;
+  // The server summed its weights in single precision; weights recomputed here are summed in double.
+  const deviation = ownWeights ? result.max_row_sum_deviation : Math.max(...weights.map((row) => Math.abs(sum(row) - 1)));
+  const above = weights.flatMap((row, i) => row.slice(i + 1));
+  const meanTop = sum(weights.map((row) => Math.max(...row))) / T;
+  const { query } = state;
+  const step = result.heads[state.layer - 1][state.head - 1].steps[query];
+  let best = 0;
+  for (let j = 1; j <= query; j += 1) if (weights[query][j] > weights[query][best]) best = j;
+  return `Layer ${state.layer}, head ${state.head} (${result.notes.model}), temperature ${Number(state.temperature.toFixed(2))}: `
+    + `all ${T} rows sum to 1 (largest deviation ${exponent(deviation)}) and the ${above.length} cells above the diagonal are `
+    + `${above.every((w) => w === 0) ? "exactly 0" : "not all 0"}: the causal mask. A row's largest weight is `
+    + `${meanTop.toFixed(2)} on average. The query of '${tokens[query]}' matches '${tokens[best]}' best: `
+    + `q·k = ${step.dots[best].toFixed(2)}, ÷ √${result.d_k} = ${step.scaled[best].toFixed(2)}, softmax weight `
+    + `${weights[query][best].toFixed(2)}.${result.notes.unknown}`;
+}
+
 export function render(output, result) {
   output.replaceChildren();
   const state = { layer: result.layer, head: result.head, temperature: result.temperature, query: result.query };
@@ -117,6 +146,7 @@ export function render(output, result) {
     const scores = result.all_scores[state.layer - 1][state.head - 1];
     const rows = row.show(result.heads[state.layer - 1][state.head - 1], state.query, state.temperature);
     const weights = unchanged ? result.weights : scores.map((r) => softmaxRow(r, state.temperature));
+    showSummary(output, summaryFor(result, weights, state));
     return draw(chart, result, weights, state.query, onPhone() ? null : rows);
   }
   // A click on a row of the matrix takes that row apart (Plotly's events exist once it has drawn).

@@ -3,6 +3,7 @@
 // Table 1 of "Attention Is All You Need" with this sentence's n and d filled in.
 import { chartElement, modelColors, plot } from "../charts.js";
 import { element, headPickers, modelLabel, tokenAxis } from "./shared/attention_parts.js";
+import { percent, showSummary } from "./shared/common.js";
 
 const MIN_WEIGHT = 0.04; // lighter arcs are left out, so the strong ones stay readable
 const ARC_POINTS = 24;
@@ -77,6 +78,35 @@ function complexityTable(complexity) {
   return table;
 }
 
+// Each token's strongest link: the earlier (or same) token it gives the most weight to (the first, on a tie).
+function strongestLinks(weights) {
+  return weights.map((row, from) => {
+    let to = 0;
+    for (let j = 1; j <= from; j += 1) if (row[j] > row[to]) to = j;
+    return { from, to, weight: row[to] };
+  });
+}
+
+// The summary for the layer and head on show, in the words of demos/attention_web.py's (which is
+// shown as it is for the layer and head it was run with), and the picked token's strongest link.
+function summaryFor(result, weights, state) {
+  const { tokens } = result;
+  const picked = state.focus !== null;
+  if (state.layer === result.layer && state.head === result.head && !picked) return result.summary;
+  const links = strongestLinks(weights);
+  const strongest = (links.length > 1 ? links.slice(1) : links).reduce((best, link) => (link.weight > best.weight ? link : best));
+  const target = (link) => (link.to === link.from ? "itself" : `'${tokens[link.to]}'`);
+  const later = Math.max(1, tokens.length - 1);
+  const previous = weights.slice(1).reduce((total, row, i) => total + row[i], 0) / later;
+  const itself = weights.reduce((total, row, i) => total + row[i], 0) / tokens.length;
+  const focus = picked ? links[state.focus] : null;
+  return `Layer ${state.layer}, head ${state.head} (${result.notes.model}): '${tokens[strongest.from]}' attends most to `
+    + `${target(strongest)} (${strongest.weight.toFixed(2)}); on average a token gives ${percent(previous)} of its weight `
+    + `to the previous token and ${percent(itself)} to itself.`
+    + (focus ? ` Arcs from '${tokens[focus.from]}': it attends most to ${target(focus)} (${focus.weight.toFixed(2)}).` : "")
+    + result.notes.unknown;
+}
+
 function focusPicker(tokens, onChange) {
   const wrap = element("label", "attn-picker");
   const select = element("select");
@@ -103,6 +133,7 @@ export function render(output, result) {
   function redraw() {
     const weights = result.all_weights[state.layer - 1][state.head - 1];
     chart.setAttribute("aria-label", `Attention arcs of layer ${state.layer}, head ${state.head} over the sentence: ${result.tokens.join(" ")}`);
+    showSummary(output, summaryFor(result, weights, state));
     return drawArcs(chart, result, weights, state.focus);
   }
   // Plotly may still be loading: clicks are listened to once the chart is drawn.

@@ -4,7 +4,9 @@
 // continuations of the same prompt side by side, character by character, with the run copied from
 // the training text underlined, and under them each model's top-5 candidates for the chosen
 // character, as bars. Any character can be looked at (hover or click it, or move the slider), and
-// Replay grows the texts again, one character at a time.
+// Replay grows the texts again, one character at a time. Each text's characters are one Tab stop, the
+// one chosen (roving tabindex): the arrows move inside, ← → along a text, ↑ ↓ to the other model's.
+// (One stop for both texts would leave a text that scrolls with nothing a keyboard can reach in it.)
 import { chartElement, modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { element, percent, seedCount, thousands } from "./shared/common.js";
@@ -35,11 +37,14 @@ function continuationText(data, kind, view) {
   const text = element("p", "gen-text");
   text.append(element("span", "gen-prompt", data.read_as));
   const model = data.models[kind];
+  text.setAttribute("role", "group");
+  text.setAttribute("aria-label", `${model.label}'s continuation: ← and → move through its characters, ↑ and ↓ to the other model's`);
   const copied = model.copied;
   const buttons = model.picks.map((pick, i) => {
     const inCopy = copied.length >= 8 && i >= copied.start && i < copied.start + copied.length;
     const button = element("button", inCopy ? "gen-token gen-copied" : "gen-token", pick.char);
     button.type = "button";
+    button.tabIndex = -1; // showStep gives the chosen character the one Tab stop
     button.dataset.step = String(i + 1);
     button.title = `character ${i + 1}: ${probability(pick.probability)}` + (pick.rank > 1 ? `, rank ${pick.rank}` : "")
       + (inCopy ? `; part of a ${copied.length}-character run copied from the training text` : "");
@@ -185,6 +190,7 @@ function build(output, data) {
       showStep(view, step);
     },
   };
+  columns.addEventListener("keydown", (event) => onCharacterKey(view, event));
   const stepbar = element("div", "gen-stepbar");
   const slider = element("input", "gen-slider");
   Object.assign(slider, { type: "range", min: "1", max: String(data.n_characters), step: "1", value: "1" });
@@ -225,10 +231,33 @@ function showStep(view, step) {
   if (!made) return;
   const at = Math.min(Math.max(step || made, 1), made);
   for (const kind of MODELS) {
-    view.columns[kind].buttons.forEach(({ button }, i) => button.classList.toggle("gen-token--current", i + 1 === at));
+    view.columns[kind].buttons.forEach(({ button }, i) => {
+      button.classList.toggle("gen-token--current", i + 1 === at);
+      button.tabIndex = i + 1 === at ? 0 : -1;
+    });
   }
   view.label.textContent = `${at} of ${view.data.n_characters}`;
   view.tops.replaceChildren(...MODELS.map((kind) => topTable(view.data, kind, at)));
+}
+
+// A key on a character: ← → the previous or next one, Home End the first or last, ↑ ↓ the same
+// character in the other model's text; it is chosen, as a click would, and takes the focus. The key
+// is taken (preventDefault), so the deck does not move too.
+function onCharacterKey(view, event) {
+  const token = event.target.closest?.(".gen-token");
+  if (!token || event.ctrlKey || event.altKey || event.metaKey) return;
+  const kind = MODELS.find((k) => view.columns[k].text.contains(token));
+  const made = Math.min(...MODELS.map((k) => view.data.models[k].picks.length));
+  const step = Number(token.dataset.step);
+  const other = MODELS[(MODELS.indexOf(kind) + 1) % MODELS.length];
+  const moves = { ArrowLeft: [step - 1, kind], ArrowRight: [step + 1, kind], Home: [1, kind], End: [made, kind],
+                  ArrowUp: [step, other], ArrowDown: [step, other] };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  const [to, toKind] = moves[event.key];
+  const at = Math.min(Math.max(to, 1), made);
+  view.pin(at);
+  view.columns[toKind].buttons[at - 1].button.focus();
 }
 
 // The texts up to `step` only (while replaying), or whole (`step` null).

@@ -14,7 +14,8 @@ function sizes(chart) {
   const phone = matchMedia("(max-width: 760px)").matches;
   const text = phone ? 16 : 20;
   const narrow = phone || chart.clientWidth < 560;
-  return { phone, narrow, text, row: Math.ceil(1.25 * text), title: Math.ceil(1.5 * text), gap: 10 };
+  // A word button is a row tall: on a phone at least 24 px, a finger's target (WCAG 2.2).
+  return { phone, narrow, text, row: phone ? 24 : Math.ceil(1.25 * text), title: Math.ceil(1.5 * text), gap: 10 };
 }
 
 // The step for query `query` at this temperature: the model's own at 1, else softmax(scaled / t).

@@ -10,6 +10,13 @@ export function element(tag, className, text) {
   return el;
 }
 
+// Put `text` in the summary of the demo holding `output`: for a renderer whose pickers change what is
+// on show at once, so the words under the chart describe what it shows, not what was run.
+export function showSummary(output, text) {
+  const summary = output.closest(".demo")?.querySelector(".demo-summary");
+  if (summary) summary.textContent = text;
+}
+
 export function percent(fraction, digits = 0) {
   return `${(fraction * 100).toFixed(digits)}%`;
 }
