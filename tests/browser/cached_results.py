@@ -1,7 +1,8 @@
-"""A server whose cache holds every demo's result on tiny settings (tests/demos/tiny.py), shared by the
-browser tests that look at whole slides; and how a test knows a slide shows its result, settled.
+"""A server whose cache holds every demo's result on tiny settings (tests/demos/tiny.py, with PARAMS
+below), shared by the browser tests that look at whole slides; and how a test knows a slide shows its
+result, settled.
 
-The tiny results are stored under each demo's tiny parameters and under its default parameters too,
+The tiny results are stored under those parameters and under each demo's default parameters too,
 so a slide opened at its plain address (or reached with the keyboard) shows a result at once, and the
 closing slide's recap, which reads default results, shows every row measured.
 """
@@ -46,6 +47,13 @@ SETTLED = """async (slideId) => {
 }"""
 
 
+# The tiny settings, with the parts that decide how much a slide shows at their default sizes: the
+# showdown's 120 generated characters and Index Lookup's three widths (a tiny run would hide what does
+# not fit).
+PARAMS = {**TINY, "generation": {**TINY["generation"], "characters": 120},
+          "index_lookup": {**TINY["index_lookup"], "widths": [4, 8, 16]}}
+
+
 def address(n: int, params: dict) -> str:
     """The slide's address with these parameters (a list with commas, as the widget writes it)."""
     query = "&".join(f"{name}={quote(','.join(map(str, value)) if isinstance(value, list) else str(value), safe=',')}"
@@ -54,10 +62,10 @@ def address(n: int, params: dict) -> str:
 
 
 def fill_cache(cache: Path) -> None:
-    """Every demo of the deck computed on tiny settings, stored for those settings and for its defaults."""
+    """Every demo of the deck computed on PARAMS, stored for those settings and for its defaults."""
     engine = Engine(cache)
     for demo_id in demo_ids(load_deck()):
-        entry, _ = engine.compute(*engine.resolve(demo_id, TINY[demo_id]))
+        entry, _ = engine.compute(*engine.resolve(demo_id, PARAMS[demo_id]))
         _, params, key = engine.resolve(demo_id, None)
         engine.cache.put(demo_id, key, params, entry.result)
 

@@ -10,11 +10,10 @@ Screenshots: artifacts/screenshots/legibility-<size>-<slide>.png.
 import pytest
 
 from slides import load_deck
-from tests.browser.cached_results import DRAWN, SETTLED, address, wait_until_shown
+from tests.browser.cached_results import DRAWN, PARAMS, SETTLED, address, wait_until_shown
 from tests.browser.conftest import PageWatch
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
-from tests.demos.tiny import TINY
 
 SIZES = {"1600x900": (1600, 900), "1024x768": (1024, 768), "390x844": (390, 844)}
 DECK = load_deck()
@@ -33,7 +32,7 @@ def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
     try:
         for slide in DECK:
             slide_id = f"slide-{slide.demo}"
-            page.goto(cached_server.url + address(slide.n, TINY.get(slide.demo, {})))
+            page.goto(cached_server.url + address(slide.n, PARAMS.get(slide.demo, {})))
             assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) at {size} never stopped moving"
             page.screenshot(path=screenshot_path(f"legibility-{size}-{slide.n:02d}-{slide.demo}.png"), full_page=True)
             found += [f"slide {slide.n} ({slide.demo}) at {size}: {problem}" for problem in problems(*measure(page, slide_id))]
@@ -54,7 +53,7 @@ def test_a_chart_is_drawn_again_for_a_phone_when_the_window_narrows(browser, cac
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()
     try:
-        page.goto(cached_server.url + address(slide_number("signal_decay"), TINY["signal_decay"]))
+        page.goto(cached_server.url + address(slide_number("signal_decay"), PARAMS["signal_decay"]))
         page.wait_for_function(DRAWN, arg=["slide-signal_decay", None])
         page.set_viewport_size({"width": 390, "height": 844})
         page.wait_for_function("() => document.querySelector('#slide-signal_decay .js-plotly-plot')._fullLayout.font.size === 16")
