@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 
 import pytest
 
+from tests.browser.cached_results import start_cached_server
 from tests.live_server import ROOT, LiveServer
 
 ARTIFACTS = ROOT / "artifacts"  # screenshots; ignored by git
@@ -44,6 +45,15 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     live = LiveServer(tmp_path_factory.mktemp("browser") / "cache").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def cached_server(tmp_path_factory):
+    """A server of its own whose cache holds every demo's result on tiny settings (tests/browser/cached_results.py),
+    computed once for every test that looks at whole slides."""
+    live = start_cached_server(tmp_path_factory.mktemp("cached") / "cache")
     yield live
     live.stop()
 

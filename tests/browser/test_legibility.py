@@ -2,78 +2,21 @@
 the sizes the class uses: a 1600×900 laptop, the 1024×768 projector and a 390×844 phone. No chart text is under 16 on-screen pixels, no two texts
 overlap, and none is cut off by its chart or the screen (how each is measured: tests/browser/legibility.py).
 
-The results are computed first on tiny settings (tests/demos/tiny.py) into this test's own cache, and
-each slide is opened at an address naming those settings, which shows the cached result at once.
+The results are computed first on tiny settings, into a cache the whole-slide tests share
+(tests/browser/cached_results.py), and each slide is opened at an address naming those settings,
+which shows the cached result at once.
 Screenshots: artifacts/screenshots/legibility-<size>-<slide>.png.
 """
-from urllib.parse import quote
-
 import pytest
 
-from engine import Engine
-from slides import demo_ids, load_deck
+from slides import load_deck
+from tests.browser.cached_results import DRAWN, PARAMS, SETTLED, address, wait_until_shown
 from tests.browser.conftest import PageWatch
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
-from tests.demos.tiny import TINY
-from tests.live_server import LiveServer
 
 SIZES = {"1600x900": (1600, 900), "1024x768": (1024, 768), "390x844": (390, 844)}
 DECK = load_deck()
-
-# The result is on screen: the badge says it came from the cache, every chart is drawn, and a
-# demo's own extra (slide 1's list of cached demos, fetched after the result) has arrived. The
-# closing slide has no badge: its recap has arrived.
-DRAWN = """([slideId, extra]) => {
-  const slide = document.getElementById(slideId);
-  if (slide.querySelector('.recap-panel')) return slide.querySelector(extra) !== null;
-  if (slide.querySelector('.demo-badge')?.dataset.state !== 'cached') return false;
-  const charts = [...slide.querySelectorAll('.demo-output [role="img"]')];
-  if (!charts.every((c) => c.classList.contains('js-plotly-plot') && c.querySelector('.main-svg'))) return false;
-  return !extra || slide.querySelector(extra) !== null;
-}"""
-EXTRA = {"system_check": ".cache-chip", "recap": ".recap-overall"}
-
-# ...and has stopped moving: the text's boxes are the same over five animation frames in a row
-# (Plotly may draw again once its container settles, and fonts may still be swapping).
-SETTLED = """async (slideId) => {
-  await document.fonts.ready;
-  const output = document.getElementById(slideId).querySelector('.demo-output');
-  const snapshot = () => JSON.stringify([...output.querySelectorAll('text, p, li, span, td, th')].map((e) => {
-    const r = e.getBoundingClientRect();
-    return [e.textContent.length, Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)];
-  }));
-  let last = snapshot(), same = 0;
-  for (let frame = 0; frame < 300 && same < 5; frame += 1) {
-    await new Promise(requestAnimationFrame);
-    const now = snapshot();
-    same = now === last ? same + 1 : 0;
-    last = now;
-  }
-  return same >= 5;
-}"""
-
-
-def address(n: int, params: dict) -> str:
-    """The slide's address with these parameters (a list with commas, as the widget writes it)."""
-    query = "&".join(f"{name}={quote(','.join(map(str, value)) if isinstance(value, list) else str(value), safe=',')}"
-                     for name, value in params.items())
-    return f"/slides/{n}?{query}"
-
-
-@pytest.fixture(scope="module")
-def cached_server(tmp_path_factory):
-    """A server of its own whose cache holds every demo's result on tiny settings. The closing slide's
-    recap reads default results: the tiny ones stand in for them, so it shows every row measured."""
-    cache = tmp_path_factory.mktemp("legibility") / "cache"
-    engine = Engine(cache)
-    for demo_id in demo_ids(DECK):
-        entry, _ = engine.compute(*engine.resolve(demo_id, TINY[demo_id]))
-        demo, params, key = engine.resolve(demo_id, None)
-        engine.cache.put(demo_id, key, params, entry.result)
-    live = LiveServer(cache).start()
-    yield live
-    live.stop()
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -89,9 +32,8 @@ def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
     try:
         for slide in DECK:
             slide_id = f"slide-{slide.demo}"
-            page.goto(cached_server.url + address(slide.n, TINY.get(slide.demo, {})))
-            page.wait_for_function(DRAWN, arg=[slide_id, EXTRA.get(slide.demo)], timeout=20_000)
-            assert page.evaluate(SETTLED, slide_id), f"slide {slide.n} ({slide.demo}) at {size} never stopped moving"
+            page.goto(cached_server.url + address(slide.n, PARAMS.get(slide.demo, {})))
+            assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) at {size} never stopped moving"
             page.screenshot(path=screenshot_path(f"legibility-{size}-{slide.n:02d}-{slide.demo}.png"), full_page=True)
             found += [f"slide {slide.n} ({slide.demo}) at {size}: {problem}" for problem in problems(*measure(page, slide_id))]
             if slide.is_recap and size != "390x844":  # every row measured: the closing slide still fits its canvas
@@ -111,7 +53,7 @@ def test_a_chart_is_drawn_again_for_a_phone_when_the_window_narrows(browser, cac
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()
     try:
-        page.goto(cached_server.url + address(slide_number("signal_decay"), TINY["signal_decay"]))
+        page.goto(cached_server.url + address(slide_number("signal_decay"), PARAMS["signal_decay"]))
         page.wait_for_function(DRAWN, arg=["slide-signal_decay", None])
         page.set_viewport_size({"width": 390, "height": 844})
         page.wait_for_function("() => document.querySelector('#slide-signal_decay .js-plotly-plot')._fullLayout.font.size === 16")

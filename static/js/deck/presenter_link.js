@@ -22,6 +22,12 @@ function addedStyles() {
     .join("\n");
 }
 
+// The canvas as this window shows it (static/js/deck/scale.js): a picture has the same shape.
+function stageSize() {
+  const style = getComputedStyle(document.documentElement);
+  return { width: style.getPropertyValue("--stage-width").trim(), height: style.getPropertyValue("--stage-height").trim() };
+}
+
 export class PresenterLink {
   constructor(deck, widgets, blank) {
     this.deck = deck;
@@ -66,7 +72,7 @@ export class PresenterLink {
 
   sendPicture(n) {
     const slide = this.deck.slides[n - 1];
-    if (slide) this.channel.postMessage({ type: "picture", n, html: slidePicture(slide), css: addedStyles() });
+    if (slide) this.channel.postMessage({ type: "picture", n, html: slidePicture(slide), css: addedStyles(), stage: stageSize() });
   }
 
   schedulePicture() {

@@ -120,9 +120,22 @@ export function plot(element, traces, layout = {}) {
   element.chartArgs = [traces, layout];
   const merged = layoutFor(layout);
   describeChart(element, traces, merged);
+  fitted.observe(element);
   if (window.Plotly) return window.Plotly.react(element, traces, merged, CONFIG);
   return loadPlotly().then((Plotly) => Plotly.react(element, traces, merged, CONFIG));
 }
+
+// A chart takes the room its box has, whenever that changes: the summary written under it, a poll
+// above it growing or shrinking, a line of the toolbar, a slide shown, the window changing shape.
+// (Plotly's own `responsive` follows only the window, and a chart drawn before the summary kept
+// the room the summary then needed.) Drawn again at once, not after Plotly.Plots.resize's 100 ms.
+const fitted = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    if (window.Plotly && target._fullLayout && target.isConnected && target.checkVisibility()) {
+      window.Plotly.relayout(target, { autosize: true });
+    }
+  }
+});
 
 PHONE.addEventListener("change", () => {
   for (const chart of document.querySelectorAll(".js-plotly-plot")) {

@@ -169,14 +169,14 @@ class PresenterView {
   }
 
   showPicture(n) {
-    const { html, css } = this.pictures.get(n) ?? { html: plainSlideHtml(this.slides[n - 1]), css: "" };
+    const { html, css, stage } = this.pictures.get(n) ?? { html: plainSlideHtml(this.slides[n - 1]), css: "" };
     const title = this.slides[n - 1].dataset.title;
-    if (n === this.n) this.nowPicture.show(html, `Slide ${n} as the audience sees it: ${title}`, css);
-    else if (n === this.n + 1) this.nextPicture.show(html, `Next, slide ${n}: ${title}`, css);
+    if (n === this.n) this.nowPicture.show(html, `Slide ${n} as the audience sees it: ${title}`, css, stage);
+    else if (n === this.n + 1) this.nextPicture.show(html, `Next, slide ${n}: ${title}`, css, stage);
   }
 
-  onPicture({ n, html, css }) {
-    this.pictures.set(n, { html, css });
+  onPicture({ n, html, css, stage }) {
+    this.pictures.set(n, { html, css, stage });
     if (n === this.n || n === this.n + 1) this.showPicture(n);
   }
 

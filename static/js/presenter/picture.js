@@ -1,5 +1,5 @@
 // A picture of a slide in the presenter window: the slide's markup at its real size (the deck's
-// 1280×720 canvas) in a frame of its own, with the deck's stylesheets, scaled down to fit. Its own
+// canvas, in the shape the slides window shows it: static/js/deck/scale.js) in a frame of its own, with the deck's stylesheets, scaled down to fit. Its own
 // document keeps the copy apart from the presenter's page: nothing in it can be clicked or
 // focused, and nothing in the page (a script, a test) mistakes the copy's poll for its own.
 
@@ -24,9 +24,17 @@ export class SlidePicture {
   }
 
   // `html`: one slide's markup; `label`: what a screen reader says the picture shows; `css`: the
-  // rules the slides window added to itself (its charts').
-  show(html, label, css = "") {
+  // rules the slides window added to itself (its charts'); `stage`: the slides window's canvas size
+  // ({width, height} in CSS lengths; the stylesheet's 16:9 canvas when not given).
+  show(html, label, css = "", stage = null) {
     if (this.addedStyles.textContent !== css) this.addedStyles.textContent = css;
+    for (const style of [this.iframe.style, this.canvas.ownerDocument.documentElement.style]) {
+      for (const side of ["width", "height"]) {
+        if (stage) style.setProperty(`--stage-${side}`, stage[side]);
+        else style.removeProperty(`--stage-${side}`);
+      }
+    }
+    this.frame.style.aspectRatio = stage ? `${parseFloat(stage.width)} / ${parseFloat(stage.height)}` : "";
     this.canvas.innerHTML = html; // our own slides' markup, from the slides window of this site
     this.frame.setAttribute("aria-label", label);
     this.frame.hidden = false;
@@ -39,7 +47,7 @@ export class SlidePicture {
   }
 
   fit() {
-    const width = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--canvas-width"));
+    const width = parseFloat(getComputedStyle(this.iframe).getPropertyValue("--stage-width"));
     this.iframe.style.setProperty("--picture-scale", String(this.frame.clientWidth / width));
   }
 }

@@ -104,7 +104,7 @@ function drawText(chart, data) {
   const longest = text.contexts.at(-1);
   plot(chart, traces, {
     margin: { l: 8, r: 8, t: 8, b: 8 },
-    xaxis: { type: "log", title: { text: "text: context T (chars)", standoff: 4 }, fixedrange: true,
+    xaxis: { type: "log", title: { text: "text: context T<br>(chars)", standoff: 4 }, fixedrange: true,
              tickvals: text.contexts.filter((t) => [1, 4, 16, 64].includes(t)), range: [-0.1, Math.log10(longest) + 0.1] },
     yaxis: { title: { text: "bits", standoff: 4 }, fixedrange: true, range: [0, text.chance + 0.6],
              tickvals: [0, 2, 4, 6] },

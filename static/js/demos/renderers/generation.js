@@ -101,6 +101,8 @@ function ladderRows(data) {
   return [...models, ...counts, chance].sort((a, b) => value(a) - value(b)).map((row) => ({ ...row, mean: value(row) }));
 }
 
+const TITLE = "bits per character on the test text (lower is better)";
+
 function drawScores(chart, data) {
   const rows = ladderRows(data);
   const size = textSize();
@@ -137,7 +139,7 @@ function drawScores(chart, data) {
     margin: { l: 8, r: 16, t: 4, b: Math.ceil(1.5 * size) },
     annotations: [{ // the axis's title, under the bars (which carry their values, so no ticks) from their right end leftwards
       xref: "paper", yref: "paper", x: 1, xanchor: "right", y: 0, yanchor: "top", yshift: -2, showarrow: false,
-      text: size < 20 ? "bits/char (lower is better)" : "bits per character on the test text (lower is better)",
+      text: TITLE.length * charWidth <= chart.clientWidth ? TITLE : "bits/char (lower is better)", // the short one in half a panel
     }],
     showlegend: false,
   });

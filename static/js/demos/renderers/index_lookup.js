@@ -7,7 +7,10 @@ import { seedRange } from "./shared/accuracy_by_length.js";
 import { chartIn, percent, TOP_LEGEND } from "./shared/common.js";
 import { rateLabel } from "./shared/rates.js";
 
+// The LSTMs share one orange (lighter for narrower): each width has its own marker and dash as well,
+// so the widths are told apart without colour (and in a grey print or on a washed-out projector).
 const MARKERS = ["circle-open", "square-open", "diamond-open", "triangle-up-open", "star-open"];
+const DASHES = ["dot", "dash", "longdash", "dashdot", "longdashdot"];
 
 function name(model) {
   return `${model.label} width ${model.width}`;
@@ -34,8 +37,9 @@ function draw(chart, data) {
       y: stats.map((s) => s.mean),
       error_y: seeds > 1 ? seedRange(stats, color) : undefined,
       opacity: model.model === "transformer" ? 1 : 0.45 + 0.55 * (i + 1) / lstms.length,
-      line: { color, width: model.model === "transformer" ? 4 : 2 + i, dash: model.model === "transformer" ? "solid" : "dash" },
-      marker: { color, size: 10, symbol: model.model === "transformer" ? "circle" : MARKERS[i % MARKERS.length] },
+      line: { color, width: model.model === "transformer" ? 4 : 2 + i, dash: model.model === "transformer" ? "solid" : DASHES[i % DASHES.length] },
+      marker: { color, size: model.model === "transformer" ? 10 : 12, symbol: model.model === "transformer" ? "circle" : MARKERS[i % MARKERS.length],
+        line: { color, width: 2 } },
       hovertemplate: `${name(model)} (${rateLabel(model.lr)}): %{y:.0%} right when the digit %{x} from the end was asked<extra></extra>`,
     };
   };

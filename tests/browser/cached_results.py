@@ -1,0 +1,82 @@
+"""A server whose cache holds every demo's result on tiny settings (tests/demos/tiny.py, with PARAMS
+below), shared by the browser tests that look at whole slides; and how a test knows a slide shows its
+result, settled.
+
+The tiny results are stored under those parameters and under each demo's default parameters too,
+so a slide opened at its plain address (or reached with the keyboard) shows a result at once, and the
+closing slide's recap, which reads default results, shows every row measured.
+"""
+from pathlib import Path
+from urllib.parse import quote
+
+from engine import Engine
+from slides import demo_ids, load_deck
+from tests.demos.tiny import TINY
+from tests.live_server import LiveServer
+
+# The result is on screen: the badge says it came from the cache, every chart is drawn, and a
+# demo's own extra (slide 1's list of cached demos, fetched after the result) has arrived. The
+# closing slide has no badge: its recap has arrived.
+DRAWN = """([slideId, extra]) => {
+  const slide = document.getElementById(slideId);
+  if (slide.querySelector('.recap-panel')) return slide.querySelector(extra) !== null;
+  if (slide.querySelector('.demo-badge')?.dataset.state !== 'cached') return false;
+  const charts = [...slide.querySelectorAll('.demo-output [role="img"]')];
+  if (!charts.every((c) => c.classList.contains('js-plotly-plot') && c.querySelector('.main-svg'))) return false;
+  return !extra || slide.querySelector(extra) !== null;
+}"""
+EXTRA = {"system_check": ".cache-chip", "recap": ".recap-overall"}
+
+# ...and has stopped moving: the text's boxes are the same over five animation frames in a row
+# (Plotly may draw again once its container settles, and fonts may still be swapping).
+SETTLED = """async (slideId) => {
+  await document.fonts.ready;
+  const output = document.getElementById(slideId).querySelector('.demo-output');
+  const snapshot = () => JSON.stringify([...output.querySelectorAll('text, p, li, span, td, th')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [e.textContent.length, Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)];
+  }));
+  let last = snapshot(), same = 0;
+  for (let frame = 0; frame < 300 && same < 5; frame += 1) {
+    await new Promise(requestAnimationFrame);
+    const now = snapshot();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  return same >= 5;
+}"""
+
+
+# The tiny settings, with the parts that decide how much a slide shows at their default sizes: the
+# showdown's 120 generated characters and Index Lookup's three widths (a tiny run would hide what does
+# not fit).
+PARAMS = {**TINY, "generation": {**TINY["generation"], "characters": 120},
+          "index_lookup": {**TINY["index_lookup"], "widths": [4, 8, 16]}}
+
+
+def address(n: int, params: dict) -> str:
+    """The slide's address with these parameters (a list with commas, as the widget writes it)."""
+    query = "&".join(f"{name}={quote(','.join(map(str, value)) if isinstance(value, list) else str(value), safe=',')}"
+                     for name, value in params.items())
+    return f"/slides/{n}?{query}"
+
+
+def fill_cache(cache: Path) -> None:
+    """Every demo of the deck computed on PARAMS, stored for those settings and for its defaults."""
+    engine = Engine(cache)
+    for demo_id in demo_ids(load_deck()):
+        entry, _ = engine.compute(*engine.resolve(demo_id, PARAMS[demo_id]))
+        _, params, key = engine.resolve(demo_id, None)
+        engine.cache.put(demo_id, key, params, entry.result)
+
+
+def start_cached_server(cache: Path) -> LiveServer:
+    fill_cache(cache)
+    return LiveServer(cache).start()
+
+
+def wait_until_shown(page, slide, timeout: float = 20_000) -> bool:
+    """Waits until this slide (a slides.Slide) shows its cached result; whether it then stopped moving."""
+    slide_id = f"slide-{slide.demo}"
+    page.wait_for_function(DRAWN, arg=[slide_id, EXTRA.get(slide.demo)], timeout=timeout)
+    return page.evaluate(SETTLED, slide_id)

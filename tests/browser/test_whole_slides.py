@@ -1,0 +1,87 @@
+"""Whole slides on a projector: at 1024×768 (4:3) and 1280×720 (16:9) every slide shows its cached
+result with nothing inside the slide scrolled, every chart and the summary wholly on screen, and no
+part of the slide off it (how each is measured: tests/browser/fit.py). A slide with a poll is looked at
+as the class sees it before the demo (the poll not opened yet), after it (closed, its outcome beside
+the result) and while the class answers (open: the tallest poll).
+
+One page per size, moved from slide to slide as the lecturer does, on the server with tiny cached
+results that the legibility test shares (tests/browser/cached_results.py).
+Screenshots: artifacts/screenshots/whole-<size>-<slide>-<poll>.png.
+"""
+import json
+import urllib.request
+
+import pytest
+
+from slides import load_deck
+from tests.browser.cached_results import wait_until_shown
+from tests.browser.conftest import PageWatch
+from tests.browser.fit import fit_problems
+
+SIZES = {"1024x768": (1024, 768), "1280x720": (1280, 720)}
+DECK = load_deck()
+POLL_SLIDES = [slide for slide in DECK if slide.poll]
+
+
+def post(server, path: str, body: dict) -> None:
+    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request).close()  # from this machine: the lecturer, with no token set
+
+
+def set_polls(server, state: str) -> None:
+    """Every poll not opened yet ("before"), open with one answer ("open"), or closed with it ("after")."""
+    for slide in POLL_SLIDES:
+        url = f"/api/polls/{slide.demo}"
+        post(server, url, {"action": "reset"})
+        if state in ("open", "after"):
+            post(server, url, {"action": "open"})
+            post(server, url + "/answer", {"choice": 0})  # a student's answer (a new voter each time)
+        if state == "after":
+            post(server, url, {"action": "close"})
+
+
+def show(page, slide, poll: str) -> None:
+    """Moves the deck to the slide and waits until it shows what the class would see."""
+    slide_id = f"slide-{slide.demo}"
+    page.evaluate("(n) => window.greatShift.deck.goTo(n)", slide.n)
+    if slide.poll:
+        page.wait_for_selector(f"#{slide_id} .poll[data-open='{str(poll == 'open').lower()}']")
+    if poll == "open":  # the class is answering: whatever the demo shows then, the slide must fit
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        return
+    if slide.poll and not page.locator(f"#{slide_id} .demo-badge[data-state='cached']").count():
+        page.locator(f"#{slide_id} .demo-run").click()  # a poll's slide waits for Run: the cached result at once
+    assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) never stopped moving"
+    if slide.poll and poll == "after":
+        page.wait_for_selector(f"#{slide_id} .poll[data-judged='true']")
+        assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) never stopped moving"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_slide_fits_the_projector(browser, cached_server, screenshot_path, size):
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    watch = PageWatch(cached_server.url)
+    context.route("**/*", watch.on_route)
+    page = context.new_page()
+    page.on("console", watch.on_console)
+    page.on("pageerror", watch.on_page_error)
+    found = []
+    try:
+        page.goto(cached_server.url + "/slides/1")
+        page.wait_for_function("() => window.greatShift !== undefined")
+        for poll, slides in (("before", DECK), ("after", POLL_SLIDES), ("open", POLL_SLIDES)):
+            set_polls(cached_server, poll)
+            for slide in slides:
+                show(page, slide, poll)
+                name = f"whole-{size}-{slide.n:02d}-{slide.demo}" + (f"-poll-{poll}" if slide.poll else "")
+                page.screenshot(path=screenshot_path(name + ".png"))
+                where = f"slide {slide.n} ({slide.demo})" + (f", poll {poll}" if slide.poll else "")
+                found += [f"{where} at {size}: {problem}" for problem in fit_problems(page, f"slide-{slide.demo}")]
+    finally:
+        set_polls(cached_server, "before")  # as the other tests of this server expect them
+        context.close()
+    assert not watch.errors, watch.errors
+    assert not watch.outside_requests, f"requests left localhost: {watch.outside_requests}"
+    assert not found, f"{len(found)} slides that do not fit:\n" + "\n".join(found)
