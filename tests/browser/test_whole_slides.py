@@ -30,14 +30,15 @@ def post(server, path: str, body: dict) -> None:
 
 
 def set_polls(server, state: str) -> None:
-    """Every poll not opened yet ("before"), open with one answer ("open"), or closed with it ("after")."""
+    """Every poll as never asked ("before": reset, then opened and closed with no answer, since a reset
+    poll hides the result until Close), open with one answer ("open"), or closed with it ("after")."""
     for slide in POLL_SLIDES:
         url = f"/api/polls/{slide.demo}"
         post(server, url, {"action": "reset"})
+        post(server, url, {"action": "open"})
         if state in ("open", "after"):
-            post(server, url, {"action": "open"})
             post(server, url + "/answer", {"choice": 0})  # a student's answer (a new voter each time)
-        if state == "after":
+        if state != "open":
             post(server, url, {"action": "close"})
 
 
