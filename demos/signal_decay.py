@@ -72,9 +72,10 @@ def configs(task: FirstLetter, width: int) -> dict[str, ModelConfig]:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × length × (sequences + training steps): the engine scales its time
-    estimates for new settings by it."""
-    return params["seeds"] * params["length"] * (params["sequences"] + params["train_steps"])
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): seeds × length × (sequences + 17 × training
+    steps), since a training step (a batch of 64, with the optimiser) costs about 17 measured sequences."""
+    return 1.5e-4 * params["seeds"] * params["length"] * (params["sequences"] + 17 * params["train_steps"])
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

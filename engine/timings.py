@@ -96,10 +96,11 @@ class Timings:
             return None
         others = [run for run in on_device if run.get("cost")][-RECENT:]
         if not others:
-            return Estimate(unit_seconds * work(demo, params), "this server's speed test")
+            return Estimate(unit_seconds * work(demo, params), "a speed test, as this demo has not run here yet")
         pace = statistics.median(run["seconds"] / (run["cost"] * unit_seconds) for run in others)
         return Estimate(pace * unit_seconds * work(demo, params),
-                        f"this server's speed test and its {count(len(others), 'latest run')} of other demos")
+                        f"a speed test and the {count(len(others), 'latest run')} of other demos, "
+                        "as this demo has not run here yet")
 
     def _read(self) -> list[dict]:
         with self.lock:

@@ -115,6 +115,13 @@ def model_kept(params: dict) -> bool:
     return settings.steps == 0 or current_store().has("language_model", asdict(settings), language_models.__name__)
 
 
+def work(params: dict) -> float:
+    """A run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): the shared model's training steps, unless it
+    is kept (then only reading the sentence)."""
+    return 0.3 + (0 if model_kept(params) else 0.225 * params["steps"])
+
+
 def trace_sentence(params: dict, progress, device: torch.device) -> SentenceTrace:
     """Read `params["sentence"]` with the model and keep every layer's and head's attention."""
     words, ids, tokens, unknown = encode_sentence(params["sentence"])  # checked again: a run from Python skips no check
