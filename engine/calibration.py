@@ -30,7 +30,7 @@ from demos.runtime.files import atomic_write_bytes
 log = logging.getLogger(__name__)
 VERSION = 1  # raise when the workload changes: older measurements are then taken again
 REPEATS = 3  # timed repeats after a warm-up; their median is kept
-WAIT_SECONDS = 20.0  # the longest an estimate waits for a test under way
+WAIT_SECONDS = 10.0  # the longest an estimate (and so Run, just after a start) waits for a test under way
 
 
 def speed_test(device: torch.device) -> float:

@@ -43,8 +43,10 @@ def remaining_seconds(expected: float | None, elapsed: float, fraction: float,
 
     The pace is measured from `first`, the (elapsed, fraction) of its first progress report, so
     that the setup before it (loading a corpus, building models) is not taken for slow training.
-    Once the run has outlasted its estimate, only the pace counts. The widget counts the figure
-    down between reports (static/js/demos/estimate.js)."""
+    It is trusted slowly (as the square of the share done since): most demos stop a model once
+    it has solved its task, so the steps still to go overstate what is left, while the estimate
+    comes from whole runs. Once the run has outlasted its estimate, only the pace counts. The
+    widget counts the figure down between reports (static/js/demos/estimate.js)."""
     by_pace = None
     if first is not None:
         took, done = elapsed - first[0], fraction - first[1]
@@ -55,7 +57,7 @@ def remaining_seconds(expected: float | None, elapsed: float, fraction: float,
     by_estimate = max(expected - elapsed, 0.0)
     if by_pace is None:
         return by_estimate
-    trust = min(1.0, (fraction - first[1]) / 0.5)  # the pace says more the further the job has got
+    trust = ((fraction - first[1]) / (1 - first[1])) ** 2  # the pace says more the further the job has got
     return (1 - trust) * by_estimate + trust * by_pace
 
 

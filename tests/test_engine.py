@@ -428,10 +428,13 @@ def test_a_running_job_says_how_long_it_has_left():
     assert jobs_module.remaining_seconds(None, 10.0, 0.5, (0.0, 0.0)) == pytest.approx(10.0)  # its own pace
     # The pace is timed from the first report: 6 s of setup are not taken for slow training.
     assert jobs_module.remaining_seconds(None, 10.0, 0.5, (6.0, 0.1)) == pytest.approx(5.0)
-    assert jobs_module.remaining_seconds(100.0, 10.0, 0.5, (0.0, 0.0)) == pytest.approx(10.0)  # half done: the pace wins
+    # Half done, the pace (10 s) counts a quarter and the estimate (90 s) the rest: steps still to go
+    # overstate what is left of a run that stops once solved; at the end the pace has the last word.
+    assert jobs_module.remaining_seconds(100.0, 10.0, 0.5, (0.0, 0.0)) == pytest.approx(0.75 * 90 + 0.25 * 10)
+    assert jobs_module.remaining_seconds(100.0, 10.0, 1.0, (0.0, 0.0)) == pytest.approx(0.0)
     # Past its estimate, a run is not "almost done" for ever: its pace alone says what is left.
     assert jobs_module.remaining_seconds(10.0, 20.0, 0.5, (0.0, 0.0)) == pytest.approx(20.0)
-    assert jobs_module.remaining_seconds(100.0, 80.0, 0.99, (0.0, 0.0)) < 1
+    assert jobs_module.remaining_seconds(100.0, 99.0, 0.995, (0.0, 0.0)) < 1
 
 
 def test_the_time_left_goes_down_between_reports(monkeypatch):
