@@ -97,7 +97,8 @@ class Timings:
         others = [run for run in on_device if run.get("cost")][-RECENT:]
         if not others:
             return Estimate(unit_seconds * work(demo, params), "a speed test, as this demo has not run here yet")
-        pace = statistics.median(run["seconds"] / (run["cost"] * unit_seconds) for run in others)
+        # A ratio of sums: the longer runs, whose times say most about this machine, weigh most.
+        pace = sum(run["seconds"] for run in others) / sum(run["cost"] * unit_seconds for run in others)
         return Estimate(pace * unit_seconds * work(demo, params),
                         f"a speed test and the {count(len(others), 'latest run')} of other demos, "
                         "as this demo has not run here yet")
