@@ -29,8 +29,8 @@ def test_a_demo_never_run_here_is_the_speed_test_times_its_work(tmp_path):
 
 def test_the_speed_test_is_corrected_by_the_servers_runs_of_other_demos(tmp_path):
     timings = Timings(tmp_path)
-    # This server ran "fast" twice as slowly as the speed test said (a busier machine): 2 s for 0.5 s × 2 units,
-    # and a short run three times as fast weighs little beside it (3 s for 0.5 s × 3.2 units, all told).
+    # This server ran "fast" twice as slowly as the speed test said (a busier machine): 2 s for 0.5 s × 2 units;
+    # a short run three times as fast (0.07 s for 0.5 s × 0.4 units) weighs little beside it.
     timings.record(FAST, "cpu", {"steps": 20}, 2.0, cost=2.0)
     timings.record(FAST, "cpu", {"steps": 2}, 0.0667, cost=0.4)
     timings.record(FAST, "cuda:0", {"steps": 20}, 0.01, cost=2.0)  # another device says nothing about this one

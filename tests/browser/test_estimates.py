@@ -32,7 +32,7 @@ def test_a_demo_never_run_here_has_an_estimate_from_the_speed_test(open_page, se
     page.screenshot(path=screenshot_path("estimate-before-first-run-1024.png"))
 
 
-def test_the_time_left_counts_down_between_reports(open_page, server):
+def test_the_time_left_counts_down_between_reports(open_page, server, screenshot_path):
     page = open_page(slide_path("signal_decay"), 1024, 768)
     page.clock.install(time=START)
     page.clock.pause_at(START + timedelta(seconds=1))  # from here on, time moves only when the test says
@@ -53,6 +53,7 @@ def test_the_time_left_counts_down_between_reports(open_page, server):
     expect(message).to_have_text("20% · step 20/100 · about 20 s left", timeout=30_000)
     page.clock.run_for(6_000)
     expect(message).to_have_text("20% · step 20/100 · about 14 s left")
+    page.screenshot(path=screenshot_path("time-left-counting-down-1024.png"))
     page.clock.run_for(14_000)
     expect(message).to_have_text("20% · step 20/100 · almost done")
     page.clock.run_for(5_000)  # the run outlasts its estimate: said, rather than "almost done" for ever
