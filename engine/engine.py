@@ -38,12 +38,11 @@ from demos import DEMOS, get_demo
 from demos.runtime.device import device_label, pick_device
 from demos.runtime.params import validate
 from demos.runtime.runner import Progress, effective_params, no_progress, run_demo
-from demos.runtime.storage import ModelStore
+from demos.runtime.storage import ModelStore, using_store
 from demos.runtime.versions import code_version
 from engine.board import Board
 from engine.cache import Entry, ResultCache, cache_key
 from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, notice_name
-from demos.runtime.storage import using_store
 from engine.calibration import Calibration
 from engine.timings import Estimate, Timings, work
 
@@ -119,7 +118,8 @@ class Engine:
         return self.cache.get(demo.ID, key)
 
     def estimate(self, demo_id: str, raw_params: dict | None = None) -> Estimate | None:
-        """How long a run with these settings will take here, from earlier runs (None: never timed)."""
+        """How long a run with these settings will take here, from earlier runs or the speed test (None:
+        neither is to be had)."""
         demo, params, _ = self.resolve(demo_id, raw_params)
         return self._estimate(demo, params)
 
