@@ -233,7 +233,7 @@ def work(params: dict) -> float:
     (`python -m benchmarks.eta --fit`): seeds × copy-test steps, the steps of each
     character model not kept from the showdown (slide 11), and scoring them."""
     models = [CharLM(kind=kind, seed=seed, steps=params["text_steps"]) for kind in MODELS for seed in seed_list(params["seed"], params["seeds"])]
-    return 10 + 0.108 * params["seeds"] * params["steps"] + 0.0326 * params["text_steps"] * len(untrained(models))
+    return 18 + 0.2 * params["seeds"] * params["steps"] + 0.0392 * params["text_steps"] * len(untrained(models))
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

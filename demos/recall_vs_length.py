@@ -73,7 +73,7 @@ def tuning(settings: dict | None = None) -> Study:
 def work(params: dict) -> float:
     """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
     (`python -m benchmarks.eta --fit`): seeds × steps × the lengths."""
-    return 4.0e-4 * params["seeds"] * params["steps"] * sum(params["lengths"])
+    return 4.14e-4 * params["seeds"] * params["steps"] * sum(params["lengths"])
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

@@ -76,7 +76,7 @@ def work(params: dict) -> float:
     (`python -m benchmarks.eta --fit`, and with 3 training steps): building and sizing the models, a fixed
     amount, then seeds × length × (sequences + 25 × training steps), since a training step (a batch of 64,
     with the optimiser) costs about 25 measured sequences."""
-    return 1.2 + 5.7e-5 * params["seeds"] * params["length"] * (params["sequences"] + 25 * params["train_steps"])
+    return 1.6 + 7.6e-5 * params["seeds"] * params["length"] * (params["sequences"] + 25 * params["train_steps"])
 
 
 def run(params: dict, progress, device: torch.device) -> dict:
