@@ -306,7 +306,7 @@ def work(params: dict) -> float:
     """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
     (`python -m benchmarks.eta --fit`): repeats × batch × width × the lengths (those
     timed on one thread and on all, about three times over)."""
-    return 6.5e-6 * params["repeats"] * params["batch"] * params["width"] * (sum(params["lengths"]) + 3 * sum(scaling_lengths(params)))
+    return 3.0e-6 * params["repeats"] * params["batch"] * params["width"] * (sum(params["lengths"]) + 3 * sum(scaling_lengths(params)))
 
 
 def scaling_lengths(params: dict) -> list[int]:

@@ -36,7 +36,7 @@ def steps_per_epoch() -> int:
 def work(params: dict) -> float:
     """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
     (`python -m benchmarks.eta --fit`): epochs."""
-    return 1.5 * params["epochs"]
+    return 1.25 * params["epochs"]
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

@@ -119,7 +119,7 @@ def work(params: dict) -> float:
     """A run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
     (`python -m benchmarks.eta --fit`): the shared model's training steps, unless it
     is kept (then only reading the sentence)."""
-    return 0.1 + (0 if model_kept(params) else 0.158 * params["steps"])
+    return 0.1 + (0 if model_kept(params) else 0.141 * params["steps"])
 
 
 def trace_sentence(params: dict, progress, device: torch.device) -> SentenceTrace:
