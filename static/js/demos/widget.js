@@ -4,6 +4,7 @@
 // Run. What the result looks like is up to the demo's renderer (./renderers/).
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { resizeCharts } from "./charts.js";
+import { aboutSeconds, TimeLeft } from "./estimate.js";
 import { JobFollower } from "./job_follower.js";
 import { RENDERERS } from "./renderers/index.js";
 import { RunFocus } from "./run_focus.js";
@@ -11,15 +12,6 @@ import { Withhold } from "./withhold.js";
 
 function formatSeconds(seconds) {
   return seconds < 10 ? `${seconds.toFixed(2)} s` : `${seconds.toFixed(1)} s`;
-}
-
-// A duration to plan with: "under a second", "about 40 s", "about 3 min 20 s".
-export function aboutSeconds(seconds) {
-  if (seconds < 1) return "under a second";
-  if (seconds < 60) return `about ${Math.round(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  const rest = Math.round((seconds - minutes * 60) / 10) * 10;
-  return rest ? `about ${minutes} min ${rest} s` : `about ${minutes} min`;
 }
 
 // Parameter values as typed in the form. Numbers that do not parse are sent as typed,
@@ -118,6 +110,8 @@ export class DemoWidget {
     this.progressBox = element.querySelector(".demo-progress");
     this.progressBar = element.querySelector(".demo-progress-bar");
     this.progressMessage = element.querySelector(".demo-progress-message");
+    this.progressText = "";
+    this.timeLeft = new TimeLeft(() => this.showTimeLeft()); // counts down between the job's reports
     this.errorBox = element.querySelector(".demo-error");
     this.output = element.querySelector(".demo-output");
     this.summary = element.querySelector(".demo-summary");
@@ -432,6 +426,7 @@ export class DemoWidget {
     const timeUp = state.stopped_by === "time_limit";
     const badge = state.status === "cancelled" ? (timeUp ? "stopped" : "cancelled") : "failed";
     this.progressBox.hidden = true;
+    this.timeLeft.stop();
     this.setBusy(false);
     this.showError(state.error, badge === "cancelled" ? "note" : "error");
     this.showBadge(badge, badge);
@@ -450,10 +445,15 @@ export class DemoWidget {
   showProgress(fraction, message, left = null) {
     this.progressBox.hidden = false;
     this.progressBar.value = fraction;
-    const eta = left === null ? "" : ` · ${left < 1 ? "almost done" : `${aboutSeconds(left)} left`}`;
-    this.progressMessage.textContent = `${Math.round(fraction * 100)}% · ${message}${eta}`;
+    this.progressText = `${Math.round(fraction * 100)}% · ${message}`;
+    this.timeLeft.report(left);
+    this.showTimeLeft();
     this.showBadge("training…", "training");
-    this.emit({ status: "running", progress: fraction, message: message + eta, badge: this.badge.textContent });
+    this.emit({ status: "running", progress: fraction, message: message + this.timeLeft.words(), badge: this.badge.textContent });
+  }
+
+  showTimeLeft() {
+    this.progressMessage.textContent = this.progressText + this.timeLeft.words();
   }
 
   showBadge(text, state) {
@@ -492,6 +492,7 @@ export class DemoWidget {
     this.longerButton.setAttribute("aria-pressed", String(longer));
     this.longerButton.textContent = longer ? "Back to the quick run" : "Longer run";
     this.progressBox.hidden = true;
+    this.timeLeft.stop();
     this.setBusy(false);
     this.showBadge(this.badgeFor(result, source), source);
     this.estimateText.textContent = ""; // the badge says this result's time; a change of settings asks again
