@@ -166,6 +166,8 @@ def a_job(app, status: str = "running") -> Job:
     job = Job("amnesia", params, key)
     job.start()
     job.report(0.5, "training", {"accuracy": [0.9]})
+    while "data" not in job.snapshot():  # a report right after the start is published a moment later
+        job.wait_for_change(job.version, timeout=5)
     engine.jobs[job.id] = job
     return job
 

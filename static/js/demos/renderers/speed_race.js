@@ -349,12 +349,19 @@ function drawGains(chart, scaling) {
   const [low, high] = [Math.min(...spreads.map((s) => s[0]), 1), Math.max(...spreads.map((s) => s[1]), ideal ?? 1)];
   const log = high / low > 20; // a GPU's hundredfold, or a busy machine's outliers
   const references = [1, ...(ideal ? [ideal] : [])]; // 1×: no gain; n×: every core used fully
-  const ticks = log ? [0.01, 0.1, 1, 10, 100, 1000].filter((v) => v >= low / 1.3 && v <= high * 1.3) : references;
+  const margin = { l: narrow ? 48 : 50, r: 6, t: 6, b: 30 };
+  // Decades on a log axis, every one where the labels have room ("0.01×" is about three em wide),
+  // else every second or third, always with 1× (a busy machine's timings can span five decades).
+  const decades = log ? Math.log10((high * 1.3) / (low / 1.3)) : 1;
+  const perDecade = (chart.clientWidth - margin.l - margin.r) / decades;
+  const every = Math.max(1, Math.ceil((3.4 * size.font) / perDecade));
+  const ticks = log ? [0.01, 0.1, 1, 10, 100, 1000].filter((v) => v >= low / 1.3 && v <= high * 1.3
+    && Math.round(Math.log10(v)) % every === 0) : references;
   const bottom = Math.min(...rows.map((row) => row.y)) - 0.8;
   const layout = {
     font: { size: size.font },
     showlegend: false, // the legend row above serves both charts
-    margin: { l: narrow ? 48 : 50, r: 6, t: 6, b: 30 },
+    margin,
     xaxis: {
       type: log ? "log" : "linear", range: log ? [Math.log10(low / 1.3), Math.log10(high * 1.3)] : [0, high * 1.12],
       tickvals: ticks, ticktext: ticks.map((v) => `${v}×`), zeroline: false, tickangle: 0,
