@@ -42,9 +42,9 @@ def top_answers(task: FirstLetter, probabilities: torch.Tensor) -> list[dict]:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × steps × length: the engine scales its time
-    estimates for new settings by it."""
-    return params["seeds"] * params["steps"] * params["length"]
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): seeds × steps × length."""
+    return 4.6e-4 * params["seeds"] * params["steps"] * params["length"]
 
 
 def entry(name: str, params: dict, lr: float, seed: int) -> Entry:

@@ -10,6 +10,7 @@ import torch
 from demos.runtime.params import Param
 from demos.shared.sentence_attention import (MAX_TOKENS, model_note, model_params, rows, sentence_param, trace_sentence,
                                              unknown_note)
+from demos.shared.sentence_attention import work as sentence_work
 
 ID = "attention_matrix"
 TITLE = "The math of attention: the matrix, and one row step by step"
@@ -55,9 +56,8 @@ def head_parts(head: dict) -> dict:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, the language model's training steps (a
-    trained model is kept and reused): the engine scales its time estimates by it."""
-    return params["steps"] + 1
+    """The run's cost in speed-test units: the shared language model's training, unless it is kept."""
+    return sentence_work(params)
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

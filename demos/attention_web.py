@@ -6,6 +6,7 @@ from demos.shared.complexity import SOURCE, TABLE_1
 from demos.shared.language_models import SHARED
 from demos.shared.sentence_attention import (MAX_TOKENS, SentenceTrace, model_note, model_params, rows, sentence_param,
                                              trace_sentence, unknown_note)
+from demos.shared.sentence_attention import work as sentence_work
 
 ID = "attention_web"
 TITLE = "The Transformer revolution: a sentence's attention web"
@@ -43,9 +44,8 @@ def summarize(trace: SentenceTrace, layer: int, head: int, links: list[dict], sh
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, the language model's training steps (a
-    trained model is kept and reused): the engine scales its time estimates by it."""
-    return params["steps"] + 1
+    """The run's cost in speed-test units: the shared language model's training, unless it is kept."""
+    return sentence_work(params)
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

@@ -31,7 +31,7 @@ from demos.core.tasks import EVAL, TRAIN, RepeatedStretch, data_generator, held_
 from demos.core.training import Run, TrainConfig, language_model_loss, train_together
 from demos.runtime.params import Param, seed_param
 from demos.runtime.progress import Tally, share
-from demos.shared.char_models import CharLM, bits, document_windows, token_losses, trained_models
+from demos.shared.char_models import CharLM, bits, document_windows, token_losses, trained_models, untrained
 from demos.shared.contenders import label
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
@@ -229,9 +229,11 @@ def natural_text(seeds: list[int], steps: int, device: torch.device, progress) -
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × (copy-test steps + the character models'
-    training, when not kept from the showdown): the engine scales its time estimates for new settings by it."""
-    return params["seeds"] * (params["steps"] + params["text_steps"])
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): seeds × copy-test steps, the steps of each
+    character model not kept from the showdown (slide 11), and scoring them."""
+    models = [CharLM(kind=kind, seed=seed, steps=params["text_steps"]) for kind in MODELS for seed in seed_list(params["seed"], params["seeds"])]
+    return 18 + 0.2 * params["seeds"] * params["steps"] + 0.0392 * params["text_steps"] * len(untrained(models))
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

@@ -73,9 +73,9 @@ def accuracy_by_kind(right: list[bool], kinds: list[str]) -> dict:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × steps × the lengths: the engine scales its time
-    estimates for new settings by it."""
-    return params["seeds"] * params["steps"] * sum(params["lengths"])
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): seeds × steps × the lengths."""
+    return 0.0076 * params["seeds"] * params["steps"] * sum(params["lengths"])
 
 
 def entry(name: str, length: int, params: dict, lr: float, seed: int) -> Entry:

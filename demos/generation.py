@@ -22,7 +22,7 @@ from demos.core.ngrams import Text, ladder, uniform_bits
 from demos.core.python_docs import ALPHABET, decode, encode, load
 from demos.runtime.params import Param, ParamError, seed_param
 from demos.runtime.progress import share
-from demos.shared.char_models import CharLM, fit_models, target_positions, trained_models
+from demos.shared.char_models import CharLM, fit_models, target_positions, trained_models, untrained
 from demos.shared.contenders import label
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
@@ -148,9 +148,11 @@ def longest_copy(text: str, training: str) -> dict:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × steps (trained models are kept and reused): the engine scales its time
-    estimates for new settings by it."""
-    return params["seeds"] * params["steps"]
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): the steps of each model not kept from an
+    earlier run (two kinds × seeds), and the rest (the counting models, the continuations)."""
+    models = [CharLM(kind=kind, seed=seed, steps=params["steps"]) for kind in MODELS for seed in seed_list(params["seed"], params["seeds"])]
+    return 18 + 0.0392 * params["steps"] * len(untrained(models))
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

@@ -62,9 +62,9 @@ def by_distance(inputs: torch.Tensor, right: torch.Tensor, n: int) -> list[float
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × steps × N × models: the engine scales its time
-    estimates for new settings by it."""
-    return params["seeds"] * params["steps"] * params["length"] * (len(params["widths"]) + 1)
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): seeds × steps × N × models."""
+    return 2.2e-4 * params["seeds"] * params["steps"] * params["length"] * (len(params["widths"]) + 1)
 
 
 def entry(name: str, width: int, params: dict, lr: float, seed: int) -> Entry:

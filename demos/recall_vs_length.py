@@ -71,9 +71,9 @@ def tuning(settings: dict | None = None) -> Study:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × steps × the lengths: the engine scales its time
-    estimates for new settings by it."""
-    return params["seeds"] * params["steps"] * sum(params["lengths"])
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): seeds × steps × the lengths."""
+    return 4.14e-4 * params["seeds"] * params["steps"] * sum(params["lengths"])
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

@@ -72,9 +72,11 @@ def configs(task: FirstLetter, width: int) -> dict[str, ModelConfig]:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, seeds × length × (sequences + training steps): the engine scales its time
-    estimates for new settings by it."""
-    return params["seeds"] * params["length"] * (params["sequences"] + params["train_steps"])
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factors were measured
+    (`python -m benchmarks.eta --fit`, and with 3 training steps): building and sizing the models, a fixed
+    amount, then seeds × length × (sequences + 25 × training steps), since a training step (a batch of 64,
+    with the optimiser) costs about 25 measured sequences."""
+    return 1.6 + 7.6e-5 * params["seeds"] * params["length"] * (params["sequences"] + 25 * params["train_steps"])
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

@@ -150,9 +150,10 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, repeats × batch × width × the lengths (those timed on one
-    thread and on all, about three times over): the engine scales its time estimates for new settings by it."""
-    return params["repeats"] * params["batch"] * params["width"] * (sum(params["lengths"]) + 3 * sum(scaling_lengths(params)))
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): repeats × batch × width × the lengths (those
+    timed on one thread and on all, about three times over)."""
+    return 3.0e-6 * params["repeats"] * params["batch"] * params["width"] * (sum(params["lengths"]) + 3 * sum(scaling_lengths(params)))
 
 
 def scaling_lengths(params: dict) -> list[int]:

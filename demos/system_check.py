@@ -78,9 +78,10 @@ def machine_facts(device: torch.device) -> dict:
 
 
 def work(params: dict) -> float:
-    """How the run's cost grows with its settings, matrix size³ × repeats: the engine scales its time
-    estimates for new settings by it."""
-    return params["size"] ** 3 * params["repeats"]
+    """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): the training steps it times, a fixed
+    amount, and its matrix products, size³ × repeats."""
+    return 4 + params["size"] ** 3 * params["repeats"] / 5e9
 
 
 def run(params: dict, progress, device: torch.device) -> dict:

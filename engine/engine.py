@@ -14,7 +14,8 @@ drive the same `Engine`.
 - Jobs can be cancelled (by this process or, through the board, by another); a new run of the
   lecturer's stops a student's running job, so the lecturer never waits on a student.
 - Every training run's time is written down (`Timings`), and `estimate` tells a slide how long
-  its settings will take before anyone presses Run.
+  its settings will take before anyone presses Run: from those times, or before a demo's first
+  run from the server's own speed test (`Calibration`, started with the engine if `calibrate`).
 """
 import itertools
 import json
@@ -37,13 +38,14 @@ from demos import DEMOS, get_demo
 from demos.runtime.device import device_label, pick_device
 from demos.runtime.params import validate
 from demos.runtime.runner import Progress, effective_params, no_progress, run_demo
-from demos.runtime.storage import ModelStore
+from demos.runtime.storage import ModelStore, using_store
 from demos.runtime.versions import code_version
 from engine.board import Board
 from engine.cache import Entry, ResultCache, cache_key
 from engine import notices
+from engine.calibration import Calibration
 from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, process_alive
-from engine.timings import Estimate, Timings
+from engine.timings import Estimate, Timings, work
 
 log = logging.getLogger(__name__)
 job_log = logging.getLogger("greatshift.jobs")  # one JSON line per training job
@@ -65,7 +67,7 @@ class Submission:
 
 class Engine:
     def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8,
-                 torch_threads: int | None = None):
+                 torch_threads: int | None = None, calibrate: bool = False):
         self.device = pick_device(device)
         # Small models train as fast on one CPU thread as on several, and much faster when the
         # cores are busy (serving pages, other processes); the rest are left to the server.
@@ -80,6 +82,10 @@ class Engine:
         self.board.remove_older_than(notices.CANCEL, JOB_NOTICE_SECONDS)
         self.board.remove_older_than(notices.WATCHERS, JOB_NOTICE_SECONDS)
         self.timings = Timings(cache_dir)
+        self.calibration = Calibration(cache_dir, self.device, self.device_label,
+                                       hold_device=lambda: self.cache.lock_for(f"device-{self.device.type}"))
+        if calibrate:  # in the background: the server answers meanwhile; an estimate waits for it
+            self.calibration.start()
         self.notice_lock = threading.Lock()
         for demo in DEMOS.values():
             self.cache.pin(self.default_key(demo))
@@ -113,9 +119,14 @@ class Engine:
         return self.cache.get(demo.ID, key)
 
     def estimate(self, demo_id: str, raw_params: dict | None = None) -> Estimate | None:
-        """How long a run with these settings will take here, from earlier runs (None: never timed)."""
+        """How long a run with these settings will take here, from earlier runs or the speed test (None:
+        neither is to be had)."""
         demo, params, _ = self.resolve(demo_id, raw_params)
-        return self.timings.estimate(demo, self.device_label, params)
+        return self._estimate(demo, params)
+
+    def _estimate(self, demo: ModuleType, params: dict) -> Estimate | None:
+        with using_store(self.models):  # a demo's work is less when a model it needs is kept
+            return self.timings.estimate(demo, self.device_label, params, self.calibration.seconds)
 
     def submit(self, demo_id: str, raw_params: dict | None = None, force: bool = False,
                admit: Callable[[], None] | None = None, time_limit: float | None = None,
@@ -145,7 +156,7 @@ class Engine:
                 return Submission(entry=entry)
             if admit is not None:
                 admit()
-            estimate = self.timings.estimate(demo, self.device_label, params)
+            estimate = self._estimate(demo, params)
             job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit,
                       expected=estimate.seconds if estimate else None, student=student)
             job.should_stop = self._stop_requested
@@ -226,8 +237,10 @@ class Engine:
             device_lock = self.cache.lock_for(f"device-{self.device.type}")
             give_way = (lambda: self.board.write(notices.LECTURER_RUN, {})) if lecturer else None
             with holding(device_lock, progress, f"waiting for the {self.device.type}: another process is training on it", give_way):
+                with using_store(self.models):
+                    cost = work(demo, params)  # before the run: after it, the models it trained are kept
                 result = run_demo(demo, params, progress, self.device, self.models, stop_check)
-            self.timings.record(demo, self.device_label, params, result["train_seconds"])
+            self.timings.record(demo, self.device_label, params, result["train_seconds"], cost)
             return self.cache.put(demo.ID, key, params, result), True
 
     def _run_job(self, job: Job) -> None:

@@ -49,15 +49,27 @@ class TimeLimitReached(JobStopped):
                          by="time_limit")
 
 
-def remaining_seconds(expected: float | None, elapsed: float, fraction: float) -> float | None:
-    """How long a job still needs: from the estimate at first, from its own pace as it gets on."""
-    by_estimate = max(expected - elapsed, 0.0) if expected is not None else None
-    by_pace = elapsed * (1 - fraction) / fraction if fraction >= 0.05 and elapsed >= 1 else None
+def remaining_seconds(expected: float | None, elapsed: float, fraction: float,
+                      first: tuple[float, float] | None = None) -> float | None:
+    """How long a job still needs: from the estimate at first, from its own pace as it gets on.
+
+    The pace is measured from `first`, the (elapsed, fraction) of its first progress report, so
+    that the setup before it (loading a corpus, building models) is not taken for slow training.
+    It is trusted slowly (as the square of the share done since): most demos stop a model once
+    it has solved its task, so the steps still to go overstate what is left, while the estimate
+    comes from whole runs. Once the run has outlasted its estimate, only the pace counts. The
+    widget counts the figure down between reports (static/js/demos/estimate.js)."""
+    by_pace = None
+    if first is not None:
+        took, done = elapsed - first[0], fraction - first[1]
+        if done >= 0.05 and took >= 1:
+            by_pace = took / done * (1 - fraction)
+    if expected is None or (by_pace is not None and elapsed > expected):
+        return by_pace
+    by_estimate = max(expected - elapsed, 0.0)
     if by_pace is None:
         return by_estimate
-    if by_estimate is None:
-        return by_pace
-    trust = min(1.0, fraction / 0.5)  # the pace says more the further the job has got
+    trust = ((fraction - first[1]) / (1 - first[1])) ** 2  # the pace says more the further the job has got
     return (1 - trust) * by_estimate + trust * by_pace
 
 
@@ -91,6 +103,7 @@ class Job:
         self.started: float | None = None
         self.started_ns = 0  # wall clock at start, to compare with notices on the board
         self.expected = expected  # the estimate of its running time, in seconds, if there was one
+        self.first_report: tuple[float, float] | None = None  # (elapsed, fraction) when progress began
         self.stop_reason: str | None = None  # set: the job stops at its next report...
         self.stop_by = "cancel"  # ...stopped by this (one of STOPPED_BY)
         self.should_stop: Callable[["Job"], tuple[str, str] | None] | None = None  # asks the board: (reason, by)
@@ -112,6 +125,8 @@ class Job:
         self.check_stop()
         with self._changed:
             self.progress = max(0.0, min(1.0, float(fraction)))
+            if self.first_report is None and self.progress > 0:
+                self.first_report = (time.monotonic() - self.started, self.progress)
             self.message = str(message)
             if data is not None:
                 self._pending_data = data
@@ -187,7 +202,7 @@ class Job:
         if self.status == "running":
             elapsed = time.monotonic() - self.started
             state["elapsed_seconds"] = round(elapsed, 1)
-            left = remaining_seconds(self.expected, elapsed, self.progress)
+            left = remaining_seconds(self.expected, elapsed, self.progress, self.first_report)
             if left is not None:
                 state["eta_seconds"] = round(left, 1)
         return state

@@ -1,13 +1,19 @@
 """How long a demo takes on this server: measured, never typed in.
 
 Every training run the engine finishes is written down (`<cache>/timings.jsonl`: the demo, the
-device, the parameters, the seconds it took and the demo's `work` for them). An estimate for
+device, the parameters, the seconds it took and the demo's `work` for them, its `cost`). An estimate for
 new settings is read off those runs:
 
 - runs with exactly these settings on this device: the median of their times;
 - otherwise, runs with other settings: the median of their seconds per unit of `work`, times the
   new settings' work (a demo's `work(params)` says how its cost grows: steps × lengths × seeds, ...);
-- no run of the demo on this device yet: no estimate (the first run measures it).
+- no run of the demo on this device yet: the server's speed test (`engine/calibration.py`: the
+  seconds of one unit of work) times the settings' work, corrected by how this server's recent
+  runs of other demos compared with their own such figures (a busier machine, a GPU that suits
+  some demos more than the test); no estimate only when the speed test has no figure either.
+
+A run's work is taken before it starts (a demo that reuses a kept model costs less once that
+model exists) and written down with its time.
 
 Demos that stop once a model has solved its task often take less than the estimate, which is
 meant as "up to about". Every server process appends to the same file (one short line per run,
@@ -21,6 +27,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
 from demos.shared.words import count
 
@@ -50,9 +57,10 @@ class Timings:
         self.read_bytes = 0  # how much of the file is in `runs`
         self.lock = threading.Lock()
 
-    def record(self, demo: ModuleType, device: str, params: dict, seconds: float) -> None:
+    def record(self, demo: ModuleType, device: str, params: dict, seconds: float, cost: float | None = None) -> None:
+        """Write down a run; `cost`: its `work`, as taken before it started (else taken now)."""
         run = {"demo": demo.ID, "device": device, "params": params, "seconds": round(seconds, 3),
-               "work": work(demo, params)}
+               "cost": work(demo, params) if cost is None else cost}
         with self.lock:
             if self.path is None:
                 self.runs.append(run)
@@ -70,16 +78,30 @@ class Timings:
                 self.path = None
                 self.runs.append(run)
 
-    def estimate(self, demo: ModuleType, device: str, params: dict) -> Estimate | None:
-        runs = [run for run in self._read() if run["demo"] == demo.ID and run["device"] == device]
+    def estimate(self, demo: ModuleType, device: str, params: dict,
+                 speed_test: Callable[[], float | None] = lambda: None) -> Estimate | None:
+        """How long a run will take; `speed_test()`: the seconds of a unit of work, asked for (it may
+        wait for the test) only for a demo never run here."""
+        on_device = [run for run in self._read() if run["device"] == device]
+        runs = [run for run in on_device if run["demo"] == demo.ID]
         same = [run["seconds"] for run in runs if run["params"] == params]
         if same:
             return Estimate(statistics.median(same), f"{count(len(same), 'earlier run')} with these settings")
-        if not runs:
+        scalable = [run for run in runs if run.get("cost")][-RECENT:]  # older records had no `cost`
+        if scalable:
+            per_unit = statistics.median(run["seconds"] / run["cost"] for run in scalable)
+            return Estimate(per_unit * work(demo, params), f"scaled from {count(len(scalable), 'earlier run')} with other settings")
+        unit_seconds = speed_test()
+        if unit_seconds is None:
             return None
-        recent = runs[-RECENT:]
-        per_unit = statistics.median(run["seconds"] / run["work"] for run in recent)
-        return Estimate(per_unit * work(demo, params), f"scaled from {count(len(recent), 'earlier run')} with other settings")
+        others = [run for run in on_device if run.get("cost")][-RECENT:]
+        if not others:
+            return Estimate(unit_seconds * work(demo, params), "a speed test, as this demo has not run here yet")
+        # A ratio of sums: the longer runs, whose times say most about this machine, weigh most.
+        pace = sum(run["seconds"] for run in others) / sum(run["cost"] * unit_seconds for run in others)
+        return Estimate(pace * unit_seconds * work(demo, params),
+                        f"a speed test and the {count(len(others), 'latest run')} of other demos, "
+                        "as this demo has not run here yet")
 
     def _read(self) -> list[dict]:
         with self.lock:

@@ -29,8 +29,11 @@ class LiveServer:
         # No "this run takes a while, run anyway?" question unless a test asks for it: whether a run is
         # long depends on the earlier runs this server timed (tests/browser/test_run_control.py tests it).
         # A heartbeat every second, so that a page that left is noticed within a second, not five.
+        # No speed test (seconds of CPU at each start) unless a test asks for it: a demo not run yet
+        # then has no estimate (tests/browser/test_estimates.py tests it with the speed test).
         env = {**os.environ, "FLASK_CACHE_DIR": str(self.cache_dir), "PYTHONUNBUFFERED": "1",
-               "FLASK_CONFIRM_JOB_SECONDS": "1000000", "FLASK_SSE_HEARTBEAT_SECONDS": "1", **self.extra_env}
+               "FLASK_CONFIRM_JOB_SECONDS": "1000000", "FLASK_SSE_HEARTBEAT_SECONDS": "1",
+               "FLASK_CALIBRATE": "0", **self.extra_env}
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "flask", "--app", "tests.fixture_app", "run", "--port", str(self.port)],

@@ -5,6 +5,8 @@ import threading
 import pytest
 
 from app import create_app
+from engine import calibration
+from slides import demo_ids, load_deck
 from tests import line_fit
 from tests.held_jobs import FAST, Gate, Spinner
 
@@ -293,6 +295,16 @@ def test_the_estimate_names_the_time_a_run_will_take_before_it_starts(client):
     assert student["time_limit_seconds"] == 60 and student["instructor"] is False
     bad = client.post("/api/demos/line_fit/estimate", json={"steps": "many"})
     assert bad.status_code == 400 and bad.get_json()["param"] == "steps"
+
+
+def test_a_fresh_server_gives_every_slide_demo_an_estimate(tmp_path):
+    # The speed test as a fresh server has just measured it (measuring it here would take seconds).
+    (tmp_path / "calibration.json").write_text(json.dumps({"cpu": {"seconds": 0.5, "version": calibration.VERSION}}))
+    client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "CALIBRATE": True}).test_client()
+    for demo_id in demo_ids(load_deck()):
+        answer = client.post(f"/api/demos/{demo_id}/estimate", json={}).get_json()
+        assert answer["cached"] is False, demo_id
+        assert answer["estimate"]["seconds"] > 0 and "speed test" in answer["estimate"]["basis"], demo_id
 
 
 def test_the_instructors_runs_have_a_time_limit_too(tmp_path):

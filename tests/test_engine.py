@@ -6,12 +6,14 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
 
 from tests import line_fit
 from engine import Engine, QueueFull
 from engine import jobs as jobs_module
+from engine.jobs import Job
 from tests.held_jobs import FAST, Gate, Spinner, wait_done
 from tests.live_server import ROOT
 
@@ -400,10 +402,30 @@ def test_estimates_come_from_earlier_runs_and_scale_with_the_demos_work(cache_di
 
 def test_a_running_job_says_how_long_it_has_left():
     assert jobs_module.remaining_seconds(None, 0.5, 0.0) is None
-    assert jobs_module.remaining_seconds(10.0, 4.0, 0.01) == pytest.approx(6.0)  # the estimate, at first
-    assert jobs_module.remaining_seconds(None, 10.0, 0.5) == pytest.approx(10.0)  # its own pace
-    assert jobs_module.remaining_seconds(100.0, 10.0, 0.5) == pytest.approx(10.0)  # half done: the pace wins
-    assert jobs_module.remaining_seconds(100.0, 80.0, 0.99) < 1
+    assert jobs_module.remaining_seconds(10.0, 4.0, 0.01, (1.0, 0.01)) == pytest.approx(6.0)  # the estimate, at first
+    assert jobs_module.remaining_seconds(None, 10.0, 0.5, (0.0, 0.0)) == pytest.approx(10.0)  # its own pace
+    # The pace is timed from the first report: 6 s of setup are not taken for slow training.
+    assert jobs_module.remaining_seconds(None, 10.0, 0.5, (6.0, 0.1)) == pytest.approx(5.0)
+    # Half done, the pace (10 s) counts a quarter and the estimate (90 s) the rest: steps still to go
+    # overstate what is left of a run that stops once solved; at the end the pace has the last word.
+    assert jobs_module.remaining_seconds(100.0, 10.0, 0.5, (0.0, 0.0)) == pytest.approx(0.75 * 90 + 0.25 * 10)
+    assert jobs_module.remaining_seconds(100.0, 10.0, 1.0, (0.0, 0.0)) == pytest.approx(0.0)
+    # Past its estimate, a run is not "almost done" for ever: its pace alone says what is left.
+    assert jobs_module.remaining_seconds(10.0, 20.0, 0.5, (0.0, 0.0)) == pytest.approx(20.0)
+    assert jobs_module.remaining_seconds(100.0, 99.0, 0.995, (0.0, 0.0)) < 1
+
+
+def test_the_time_left_goes_down_between_reports(monkeypatch):
+    clock = SimpleNamespace(now=100.0)
+    monkeypatch.setattr(jobs_module, "time", SimpleNamespace(monotonic=lambda: clock.now, time=time.time, time_ns=time.time_ns))
+    job = Job("line_fit", {}, "key", expected=20.0)
+    job.start()
+    clock.now += 2
+    job.report(0.1, "step 10")
+    first = job.brief()["eta_seconds"]
+    assert first == pytest.approx(18.0)
+    clock.now += 3  # no report meanwhile (a demo between two timings)
+    assert job.brief()["eta_seconds"] == pytest.approx(15.0)
 
 
 def wait_until(condition, timeout):

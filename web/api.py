@@ -144,7 +144,8 @@ def run_demo(demo_id: str):
 
 @bp.post("/demos/<demo_id>/estimate")
 def estimate_demo(demo_id: str):
-    """Before Run: is this cached, and if not, how long will it take here (from earlier runs)?
+    """Before Run: is this cached, and if not, how long will it take here (from earlier runs, or before
+    a first run from the server's speed test)?
     Checks the parameters as Run would, so a bad value is named before anything starts."""
     params = read_json_object()
     params.pop("force", None)

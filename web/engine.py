@@ -16,4 +16,6 @@ def init_app(app: Flask) -> None:
     cache_dir = app.config.get("CACHE_DIR") or str(Path(app.instance_path) / "cache")
     app.extensions["engine"] = Engine(Path(cache_dir), device=str(app.config.get("DEVICE", "auto")),
                                       max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)),
-                                      torch_threads=app.config.get("TORCH_THREADS"))
+                                      torch_threads=app.config.get("TORCH_THREADS"),
+                                      # the speed test behind estimates before a first run; off in unit tests (FLASK_CALIBRATE=0 too)
+                                      calibrate=bool(app.config.get("CALIBRATE", not app.testing)))

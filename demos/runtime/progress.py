@@ -90,8 +90,9 @@ class Tally:
 
     DATA_INTERVAL = 0.25  # seconds between partial results
 
-    def __init__(self, progress, totals: dict, partial=None):
+    def __init__(self, progress, totals: dict, partial=None, weights: dict | None = None):
         self.progress, self.totals, self.partial = progress, dict(totals), partial
+        self.weights = weights or dict.fromkeys(totals, 1)  # a step's cost, when models' steps differ
         self.done = dict.fromkeys(totals, 0)
         self.lock = threading.Lock()
         self.last_data = 0.0
@@ -99,7 +100,8 @@ class Tally:
     def update(self, key, step: int, finished: bool, message: str) -> None:
         with self.lock:
             self.done[key] = self.totals[key] if finished or step >= self.totals[key] else step
-            fraction = sum(self.done.values()) / max(1, sum(self.totals.values()))
+            fraction = (sum(self.weights[key] * done for key, done in self.done.items())
+                        / max(1, sum(self.weights[key] * total for key, total in self.totals.items())))
             data = None
             if self.partial is not None and (time.monotonic() - self.last_data > self.DATA_INTERVAL or fraction >= 1):
                 data, self.last_data = self.partial(), time.monotonic()

@@ -61,6 +61,14 @@ class ModelStore:
         """The model if it is kept (in memory or on disk), else None."""
         return self._recall(self.key(name, settings, code_module), device)
 
+    def has(self, name: str, settings: dict, code_module: str) -> bool:
+        """Whether the model is kept, without loading it (for time estimates: a kept model costs nothing)."""
+        key = self.key(name, settings, code_module)
+        with self.lock:
+            if key in self.memory:
+                return True
+        return self.directory is not None and self.path(key).exists()
+
     def keep(self, name: str, settings: dict, code_module: str, model: nn.Module, info: dict) -> None:
         """Keep a model trained elsewhere (several trained together, say) under its key."""
         self._keep(self.key(name, settings, code_module), model, info)

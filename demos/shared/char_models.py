@@ -277,6 +277,12 @@ def trained_models(settings: list[CharLM], device: torch.device, progress) -> li
     return [found[s] for s in settings]
 
 
+def untrained(settings: list[CharLM]) -> list[CharLM]:
+    """Those of `settings` whose model is not kept: `trained_models` would train them now."""
+    store = current_store()
+    return [s for s in settings if not store.has("char_lm", store_key(s), __name__)]
+
+
 def store_key(settings: CharLM) -> dict:
     """A model's key in the store: its settings, the recipe it trains with (a new choice is a new
     model) and the corpus."""

@@ -170,8 +170,11 @@ def build(entry: Entry, device: torch.device) -> nn.Module:
 
 def train_entries(entries: list[Entry], batch_size: int, device: torch.device, progress,
                   partial: Callable[[], dict] | None = None) -> list[tuple[nn.Module, list[float], TaskBatches]]:
-    """Train every entry's model, all together; progress is one bar over all their steps."""
-    tally = Tally(progress, {entry.key: entry.train_cfg.steps for entry in entries}, partial)
+    """Train every entry's model, all together; progress is one bar over all their steps, a step
+    weighted by its strings' length (a step at length 50 takes about five at length 10), so that
+    the bar, and the time left read off it, keep pace with the clock."""
+    tally = Tally(progress, {entry.key: entry.train_cfg.steps for entry in entries}, partial,
+                  weights={entry.key: entry.task.length + 1 for entry in entries})
     runs, batches, shared = [], [], {}
     for entry in entries:
         draws = shared.setdefault((entry.task, entry.seed, entry.train_cfg.chunk, entry.train_cfg.steps), Draws())

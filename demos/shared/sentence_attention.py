@@ -7,13 +7,15 @@ bad one is answered with a message naming the field: empty, too many tokens, mar
 no word the model knows.
 """
 import re
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 import torch
 
 from demos.core.corpus import TARGET_SENTENCE, load
 from demos.core.models import count_parameters
 from demos.runtime.params import Param, ParamError, seed_param
+from demos.runtime.storage import current_store
+from demos.shared import language_models
 from demos.shared.language_models import SHARED, language_model, new_model
 
 MAX_CHARS = 160
@@ -105,6 +107,19 @@ def shared_model(params: dict, progress, device: torch.device):
     brief = {key: info[key] for key in ("parameters", "steps", "train_loss", "held_out_loss", "held_out_perplexity",
                                         "train_seconds", "device", "vocab_size", "train_tokens")}
     return model, {"trained": True, "seed": settings.seed, "trained_now": trained_now, **brief}
+
+
+def model_kept(params: dict) -> bool:
+    """Whether the model `params` ask for needs no training now: kept from an earlier run, or untrained."""
+    settings = replace(SHARED, seed=params["seed"], steps=params["steps"])
+    return settings.steps == 0 or current_store().has("language_model", asdict(settings), language_models.__name__)
+
+
+def work(params: dict) -> float:
+    """A run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
+    (`python -m benchmarks.eta --fit`): the shared model's training steps, unless it
+    is kept (then only reading the sentence)."""
+    return 0.1 + (0 if model_kept(params) else 0.141 * params["steps"])
 
 
 def trace_sentence(params: dict, progress, device: torch.device) -> SentenceTrace:

@@ -8,12 +8,10 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.classroom import TOKEN, lead_the_class
 from tests.browser.widget import TRAINED
 from tests.deck import slide_path
 from tests.live_server import LiveServer
-
-TOKEN = "correct-horse-battery"
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -81,17 +79,6 @@ def test_the_presenter_shows_the_slides_window_demo_without_running_it(open_page
     picture = presenter.frame_locator(".presenter-picture-now iframe")
     expect(picture.locator(".demo-badge")).to_contain_text("on cpu")
     expect(picture.locator(".js-plotly-plot .bars .point")).to_have_count(3)
-
-
-def lead_the_class(page):
-    page.keyboard.press("i")
-    page.locator(".instructor-token").fill(TOKEN)
-    page.keyboard.press("Enter")
-    expect(page.locator(".instructor-status")).to_have_text("This browser is recognised as the instructor.")
-    page.locator(".instructor-follow").check()
-    expect(page.locator(".instructor-message")).to_contain_text("Follow mode is on")
-    page.keyboard.press("Escape")  # closes the panel, even from its token field
-    expect(page.locator(".instructor")).to_be_hidden()
 
 
 def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server):

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_classroom import TOKEN, lead_the_class
+from tests.browser.classroom import TOKEN, lead_the_class
 from tests.browser.widget import TRAINED, set_params
 from tests.deck import slide_path
 from tests.live_server import LiveServer

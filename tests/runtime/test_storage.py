@@ -52,3 +52,11 @@ def test_runs_outside_the_engine_use_a_memory_store(tmp_path):
     with using_store(store):
         assert current_store() is store
     assert current_store() is not store
+
+
+def test_the_store_says_whether_it_has_a_model_without_loading_it(tmp_path):
+    store = ModelStore(tmp_path)
+    assert not store.has("tiny", {}, "demos.core.models")
+    store.load_or_train("tiny", {}, trainer([]), "demos.core.models", CPU)
+    assert store.has("tiny", {}, "demos.core.models") and ModelStore(tmp_path).has("tiny", {}, "demos.core.models")
+    assert not store.has("tiny", {"steps": 9}, "demos.core.models")

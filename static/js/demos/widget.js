@@ -1,12 +1,14 @@
-// The demo widget on every slide: Run / Rerun / Retrain, how long a run will take (measured on
-// this server), a progress bar with the time left, and the result, drawn by the demo's renderer
-// (./renderers/). The widget keeps the lifecycle (show, run, result); one controller per job does
-// the rest: the settings form, the result's link, the badge, errors, the longer run, following a
+// The demo widget on every slide: Run / Rerun / Retrain, a progress bar with the time left, and
+// the result, drawn by the demo's renderer (./renderers/). The widget keeps the lifecycle (show,
+// run, progress, result); one controller per job does the rest: the settings form, the result's
+// link, the badge, errors, the estimate, asking before a long run, the longer run, following a
 // job, a poll's secret and where the focus goes.
-import { ApiError, getJSON, postJSON } from "./api.js";
+import { getJSON, postJSON } from "./api.js";
 import { Badge } from "./badge.js";
 import { resizeCharts } from "./charts.js";
+import { ConfirmBox } from "./confirm_box.js";
 import { ErrorNote } from "./error_note.js";
+import { RunEstimate, TimeLeft } from "./estimate.js";
 import { JobFollower } from "./job_follower.js";
 import { LongerRun } from "./longer_run.js";
 import { RENDERERS } from "./renderers/index.js";
@@ -15,15 +17,6 @@ import { RunFocus } from "./run_focus.js";
 import { SettingsForm } from "./settings_form.js";
 import { Withhold } from "./withhold.js";
 
-// A duration to plan with: "under a second", "about 40 s", "about 3 min 20 s".
-export function aboutSeconds(seconds) {
-  if (seconds < 1) return "under a second";
-  if (seconds < 60) return `about ${Math.round(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  const rest = Math.round((seconds - minutes * 60) / 10) * 10;
-  return rest ? `about ${minutes} min ${rest} s` : `about ${minutes} min`;
-}
-
 export class DemoWidget {
   // `frozen`: in a static export, the results frozen into the page (demo id → result); no server.
   constructor(element, frozen = null) {
@@ -31,23 +24,20 @@ export class DemoWidget {
     this.frozen = frozen;
     this.demoId = element.dataset.demo;
     this.runUrl = element.dataset.runUrl;
-    this.estimateUrl = element.dataset.estimateUrl;
     this.infoUrl = element.dataset.infoUrl;
     this.lookupUrl = element.dataset.lookupUrl;
     this.runButton = element.querySelector(".demo-run");
     this.retrainButton = element.querySelector(".demo-retrain");
     this.cancelButton = element.querySelector(".demo-cancel");
-    this.estimateText = element.querySelector(".demo-estimate");
-    this.confirmBox = element.querySelector(".demo-confirm");
     this.placeholder = element.querySelector(".demo-placeholder");
-    this.placeholderTime = element.querySelector(".demo-placeholder-time");
     this.progressBox = element.querySelector(".demo-progress");
     this.progressBar = element.querySelector(".demo-progress-bar");
     this.progressMessage = element.querySelector(".demo-progress-message");
+    this.progressText = "";
+    this.timeLeft = new TimeLeft(() => this.showTimeLeft()); // counts down between the job's reports
     this.output = element.querySelector(".demo-output");
     this.summary = element.querySelector(".demo-summary");
     this.renderer = RENDERERS[this.demoId] ?? {};
-    this.estimate = null; // the server's answer for the settings in the form: cached? how long?
     this.result = null;
     this.busy = false;
     // What other windows (presenter view, students following) need to mirror this widget.
@@ -55,11 +45,13 @@ export class DemoWidget {
 
     this.settings = new SettingsForm(element, {
       run: () => this.run(),
-      edited: () => this.refreshEstimate(), // change a setting, and the time it will take is asked again
+      edited: () => this.estimate.refresh(), // change a setting, and the time it will take is asked again
       reset: () => this.errors.show(null),
     });
     this.errors = new ErrorNote(element, this.settings, this.output);
     this.badge = new Badge(element);
+    this.estimate = new RunEstimate(this);
+    this.confirm = new ConfirmBox(this);
     this.link = new ResultLink(element, this.settings, frozen);
     this.longer = new LongerRun(this);
     this.runFocus = new RunFocus(element, this.runButton, this.cancelButton);
@@ -68,7 +60,7 @@ export class DemoWidget {
       progress: (state) => this.onJobProgress(state),
       done: (state) => {
         this.showResult(state.result, state.cached ? "cached" : "fresh", { ran: true });
-        this.refreshEstimate();
+        this.estimate.refresh();
       },
       ended: (state) => this.onJobEnded(state),
       cancelRefused: (error) => this.errors.report(error),
@@ -83,8 +75,6 @@ export class DemoWidget {
     this.onRetrain = () => this.run({ force: true });
     this.runButton.addEventListener("click", this.onRun);
     this.retrainButton.addEventListener("click", this.onRetrain);
-    this.confirmBox.querySelector(".demo-confirm-run").addEventListener("click", () => this.run({ ...this.confirming, confirmed: true }));
-    this.confirmBox.querySelector(".demo-confirm-cancel").addEventListener("click", () => this.closeConfirm(true));
     // After a reload: the job this tab started here is followed on (or its end said) before anything else.
     this.resumed = this.frozen ? null : this.resumeJob();
   }
@@ -122,7 +112,7 @@ export class DemoWidget {
       this.showFrozen();
       return;
     }
-    this.refreshEstimate(resumed ?? undefined);
+    this.estimate.refresh(resumed ?? undefined);
     if (resumed) return; // its end (cancelled, stopped or failed) is said: nothing replaces it by itself
     if (this.withhold) {
       await this.withhold.known;
@@ -159,15 +149,12 @@ export class DemoWidget {
       return;
     }
     if (this.busy || this.withhold?.refusesRun()) return;
-    this.closeConfirm();
+    this.confirm.close();
     this.errors.show(null);
-    if (!confirmed && this.estimateUrl) {
-      const estimate = await this.refreshEstimate(params);
+    if (!confirmed && this.estimate.url) {
+      const estimate = await this.estimate.refresh(params);
       if (estimate === undefined) return; // a bad setting: the error says which
-      if (this.needsConfirming(estimate, force)) {
-        this.askToConfirm(estimate, { force, params });
-        return;
-      }
+      if (this.confirm.asks(estimate, { force, params })) return; // a long run: the lecturer chooses
     }
     this.runFocus.starting(startedFrom);
     this.setBusy(true);
@@ -187,77 +174,6 @@ export class DemoWidget {
     }
   }
 
-  // Ask the server whether these settings are cached and how long they would take here; show it
-  // beside Run. Returns the answer, null if it could not be had, or undefined for a bad setting.
-  async refreshEstimate(params = this.settings.read()) {
-    if (!this.estimateUrl || this.frozen) return null;
-    let body;
-    try {
-      ({ body } = await postJSON(this.estimateUrl, params));
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 400) {
-        this.errors.report(error, { focus: false });
-        this.estimateText.textContent = "";
-        return undefined;
-      }
-      return null; // the Run button will say what is wrong
-    }
-    this.errors.clearInvalid();
-    if (!this.busy && this.errors.kind === "field") this.errors.show(null);
-    this.estimate = body;
-    // A result on show for these settings says its own time in the badge; the estimate would repeat it.
-    const onShow = body.cached && this.result && JSON.stringify(this.result.params) === JSON.stringify(this.settings.read());
-    this.estimateText.textContent = onShow ? "" : this.estimateWords(body);
-    this.estimateText.title = body.estimate ? `Measured on this server: ${body.estimate.basis}` : "";
-    if (this.placeholderTime) {
-      this.placeholderTime.textContent = body.cached
-        ? (this.waitsForPrediction ? "A result is ready: press Run once the class has made its prediction." : "Computed already: press Run to show it.")
-        : `Press Run to measure it on ${body.device}: ${this.estimateWords(body, true)}.`;
-    }
-    return body;
-  }
-
-  estimateWords(estimate, long = false) {
-    if (estimate.cached) return long ? "instant (cached)" : "cached: instant";
-    if (!estimate.estimate) return long ? "the first run here times it" : "time not measured here yet";
-    return long ? `${aboutSeconds(estimate.estimate.seconds)}` : `${aboutSeconds(estimate.estimate.seconds)} on ${estimate.device}`;
-  }
-
-  needsConfirming(estimate, force) {
-    if (!estimate?.estimate || (estimate.cached && !force)) return false;
-    return estimate.estimate.seconds > estimate.confirm_over_seconds;
-  }
-
-  // A long run: say how long, and what else there is, and let the lecturer choose.
-  askToConfirm(estimate, run) {
-    const seconds = estimate.estimate.seconds;
-    const parts = [`This run will take ${aboutSeconds(seconds)} on ${estimate.device} (${estimate.estimate.basis}).`];
-    if (seconds > estimate.time_limit_seconds) {
-      parts.push(`Runs started here stop after ${aboutSeconds(estimate.time_limit_seconds).replace("about ", "")}, so it would not finish: choose smaller settings.`);
-    }
-    if (estimate.default_cached && JSON.stringify(run.params) !== JSON.stringify(this.settings.defaults)) {
-      parts.push("The default settings have a ready result: press Defaults under Settings, then Run.");
-    }
-    const text = this.confirmBox.querySelector(".demo-confirm-text");
-    text.replaceChildren(parts.join(" "));
-    if (estimate.instructor) {
-      const hint = document.createElement("span");
-      hint.className = "instructor-only";
-      hint.textContent = " To have results ready in the lecture, compute them beforehand with flask --app app warm.";
-      text.append(hint);
-    }
-    this.confirming = run;
-    this.confirmBox.hidden = false;
-    this.confirmBox.querySelector(seconds > estimate.time_limit_seconds ? ".demo-confirm-cancel" : ".demo-confirm-run").focus();
-  }
-
-  closeConfirm(returnFocus = false) {
-    if (this.confirmBox.hidden) return;
-    this.confirmBox.hidden = true;
-    this.confirming = null;
-    if (returnFocus) this.runButton.focus();
-  }
-
   // Show a job's progress and then its result: `job` is a job answer (its addresses from the
   // server); `own`: this page started it (Run), else it is the lecturer's, in follow mode, whose
   // `params` are put in the form (the result on show is never under other settings).
@@ -274,7 +190,7 @@ export class DemoWidget {
     this.setBusy(true);
     this.runFocus.running(); // the Cancel button is shown by now, if this page may cancel the job
     this.showProgress(job.progress ?? 0, job.message ?? "waiting for its turn", job.eta_seconds ?? job.expected_seconds ?? null);
-    if (this.placeholderTime) this.placeholderTime.textContent = "Measuring now: the results appear here as they come in.";
+    this.estimate.measuring();
   }
 
   onJobProgress(state) {
@@ -290,12 +206,13 @@ export class DemoWidget {
     const timeUp = state.stopped_by === "time_limit";
     const badge = state.status === "cancelled" ? (timeUp ? "stopped" : "cancelled") : "failed";
     this.progressBox.hidden = true;
+    this.timeLeft.stop();
     this.setBusy(false);
     this.errors.show(state.error, badge === "cancelled" ? "note" : "error");
     this.badge.show(badge, badge);
     if (!this.result && !this.output.children.length && this.placeholder) this.output.append(this.placeholder);
     this.emit({ status: "failed", message: state.error, badge });
-    this.refreshEstimate(this.state.params ?? undefined);
+    this.estimate.refresh(this.state.params ?? undefined);
   }
 
   // Tell the page (and through it the presenter view and the class) where this demo stands.
@@ -308,10 +225,15 @@ export class DemoWidget {
   showProgress(fraction, message, left = null) {
     this.progressBox.hidden = false;
     this.progressBar.value = fraction;
-    const eta = left === null ? "" : ` · ${left < 1 ? "almost done" : `${aboutSeconds(left)} left`}`;
-    this.progressMessage.textContent = `${Math.round(fraction * 100)}% · ${message}${eta}`;
+    this.progressText = `${Math.round(fraction * 100)}% · ${message}`;
+    this.timeLeft.report(left);
+    this.showTimeLeft();
     this.badge.show("training…", "training");
-    this.emit({ status: "running", progress: fraction, message: message + eta, badge: this.badge.text });
+    this.emit({ status: "running", progress: fraction, message: message + this.timeLeft.words(), badge: this.badge.text });
+  }
+
+  showTimeLeft() {
+    this.progressMessage.textContent = this.progressText + this.timeLeft.words();
   }
 
   // A static copy of the lecture: the result frozen at export time, or a note that there is none.
@@ -334,9 +256,10 @@ export class DemoWidget {
     if (ran) this.settings.close();
     this.longer.shown(longer);
     this.progressBox.hidden = true;
+    this.timeLeft.stop();
     this.setBusy(false);
     this.badge.showResult(result, source);
-    this.estimateText.textContent = ""; // the badge says this result's time; a change of settings asks again
+    this.estimate.clear(); // the badge says this result's time
     this.summary.textContent = result.summary ?? "";
     this.runButton.textContent = "Rerun";
     this.retrainButton.hidden = Boolean(this.frozen); // and shown only to the instructor (.instructor-only)

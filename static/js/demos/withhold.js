@@ -82,7 +82,7 @@ export class Withhold {
     widget.runButton.textContent = "Run";
     widget.retrainButton.hidden = true;
     widget.emit({ status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null });
-    widget.refreshEstimate();
+    widget.estimate.refresh();
   }
 
   say(message) {

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
 from tests.browser.legibility import measure, problems
-from tests.browser.test_legibility import SETTLED
+from tests.browser.cached_results import SETTLED
 from tests.browser.widget import open_demo, run_and_wait
 
 TINY = {"steps": 20, "text_steps": 20, "seeds": 1}
