@@ -4,6 +4,7 @@ import pytest
 import torch
 from playwright.sync_api import expect
 
+from engine import Engine
 from tests.browser.a11y import expect_accessible
 from tests.browser.conftest import PageWatch
 from tests.deck import slide_path
@@ -12,18 +13,41 @@ from tests.live_server import LiveServer
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """A server of this module's own, so what is cached is what these tests cached."""
-    live = LiveServer(tmp_path_factory.mktemp("widget") / "cache").start()
+    """A server of this module's own whose cache holds the system check's default result, computed
+    before it starts, so no test here depends on another having run first."""
+    cache = tmp_path_factory.mktemp("widget") / "cache"
+    engine = Engine(cache)
+    engine.compute(*engine.resolve("system_check", None))
+    live = LiveServer(cache).start()
     yield live
     live.stop()
+
+
+@pytest.fixture
+def fresh_page(browser, tmp_path):
+    """Slide 1 on a server of its own with nothing cached yet, watched as `open_page` watches pages."""
+    live = LiveServer(tmp_path / "cache").start()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    watch = PageWatch(live.url)
+    context.route("**/*", watch.on_route)
+    page = context.new_page()
+    page.on("console", watch.on_console)
+    page.on("pageerror", watch.on_page_error)
+    page.goto(live.url + slide_path("system_check"))
+    page.wait_for_function("() => window.greatShift !== undefined")
+    yield page
+    context.close()
+    live.stop()
+    assert not watch.errors, watch.errors
+    assert not watch.outside_requests, f"requests left localhost: {watch.outside_requests}"
 
 
 def demo(page, demo_id):
     return page.locator(f"#slide-{demo_id} .demo")
 
 
-def test_system_check_runs_from_slide_one_and_shows_its_result(open_page, server, screenshot_path):
-    page = open_page(slide_path("system_check"))
+def test_system_check_runs_from_slide_one_and_shows_its_result(fresh_page, screenshot_path):
+    page = fresh_page
     widget = demo(page, "system_check")
     expect(widget.locator(".demo-run")).to_have_text("Run")
     # Nothing cached yet, so nothing ran: the box says what the demo measures and that Run times it.
