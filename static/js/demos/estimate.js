@@ -1,6 +1,7 @@
 // How long a run will take and, while it runs, how long it has left: the server's figures in words.
 // The time left is counted down here between the job's reports (a demo may report seldom, the
 // speed race between two timings), so it never stands still while the run goes on.
+import { ApiError, postJSON } from "./api.js";
 
 // A duration to plan with: "under a second", "about 40 s", "about 3 min 20 s".
 export function aboutSeconds(seconds) {
@@ -54,4 +55,62 @@ export class TimeLeft {
     if (left >= 1) return ` · ${aboutSeconds(left)} left`;
     return left > -OVERDUE_SECONDS ? " · almost done" : " · taking longer than estimated";
   }
+}
+
+// How long a run of the settings in the form would take here (or that it is cached), asked of
+// the server whenever they change, and said beside Run and, before any result, in the placeholder.
+export class RunEstimate {
+  constructor(widget) {
+    this.widget = widget;
+    this.url = widget.element.dataset.estimateUrl;
+    this.text = widget.element.querySelector(".demo-estimate");
+    this.placeholderTime = widget.element.querySelector(".demo-placeholder-time");
+  }
+
+  // Ask the server whether these settings are cached and how long they would take here; show it.
+  // Returns the answer, null if it could not be had, or undefined for a bad setting.
+  async refresh(params = this.widget.settings.read()) {
+    const widget = this.widget;
+    if (!this.url || widget.frozen) return null;
+    let body;
+    try {
+      ({ body } = await postJSON(this.url, params));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) {
+        widget.errors.report(error, { focus: false });
+        this.text.textContent = "";
+        return undefined;
+      }
+      return null; // the Run button will say what is wrong
+    }
+    widget.errors.clearInvalid();
+    if (!widget.busy && widget.errors.kind === "field") widget.errors.show(null);
+    // A result on show for these settings says its own time in the badge; the estimate would repeat it.
+    const onShow = body.cached && widget.result && JSON.stringify(widget.result.params) === JSON.stringify(widget.settings.read());
+    this.text.textContent = onShow ? "" : estimateWords(body);
+    this.text.title = body.estimate ? `Measured on this server: ${body.estimate.basis}` : "";
+    if (this.placeholderTime) {
+      this.placeholderTime.textContent = body.cached
+        ? (widget.waitsForPrediction ? "A result is ready: press Run once the class has made its prediction." : "Computed already: press Run to show it.")
+        : `Press Run to measure it on ${body.device}: ${estimateWords(body, true)}.`;
+    }
+    return body;
+  }
+
+  // A run started: the placeholder says its results come in as they are measured.
+  measuring() {
+    if (this.placeholderTime) this.placeholderTime.textContent = "Measuring now: the results appear here as they come in.";
+  }
+
+  // A result is on show: its badge says its time; a change of settings asks again.
+  clear() {
+    this.text.textContent = "";
+  }
+}
+
+// `long`: as the placeholder says it, in a sentence.
+function estimateWords(estimate, long = false) {
+  if (estimate.cached) return long ? "instant (cached)" : "cached: instant";
+  if (!estimate.estimate) return long ? "the first run here times it" : "time not measured here yet";
+  return long ? `${aboutSeconds(estimate.estimate.seconds)}` : `${aboutSeconds(estimate.estimate.seconds)} on ${estimate.device}`;
 }

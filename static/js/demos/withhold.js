@@ -29,7 +29,7 @@ export class Withhold {
     this.kept = args;
     const widget = this.widget;
     widget.progressBox.hidden = true;
-    widget.showBadge("", "");
+    widget.badge.show("", "");
     widget.setBusy(false);
     widget.emit({ status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null });
     if (this.hiding) this.say(KEPT);
@@ -63,7 +63,7 @@ export class Withhold {
       }
       return;
     }
-    if (!widget.errorBox.hidden && widget.errorBox.textContent === this.said) widget.showError(null);
+    if (widget.errors.shown && widget.errors.box.textContent === this.said) widget.errors.show(null);
     const kept = this.kept;
     this.kept = null;
     if (kept) widget.showResult(...kept);
@@ -73,19 +73,20 @@ export class Withhold {
   // presenter view, a class following) is told the demo shows nothing now.
   clear() {
     const widget = this.widget;
-    widget.result = widget.quickResult = widget.longerResult = null;
+    widget.result = null;
+    widget.longer.clear();
+    widget.link.hide();
     widget.output.replaceChildren(...(widget.placeholder ? [widget.placeholder] : []));
     widget.summary.textContent = "";
-    widget.showBadge("", "");
+    widget.badge.show("", "");
     widget.runButton.textContent = "Run";
-    widget.longerButton.hidden = widget.retrainButton.hidden = true;
-    if (widget.copyButton) widget.copyButton.hidden = true;
+    widget.retrainButton.hidden = true;
     widget.emit({ status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null });
-    widget.refreshEstimate();
+    widget.estimate.refresh();
   }
 
   say(message) {
     this.said = message;
-    this.widget.showError(message, "note");
+    this.widget.errors.show(message, "note");
   }
 }
