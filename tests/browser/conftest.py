@@ -98,18 +98,25 @@ class PageWatch:
             route.abort()
 
 
+def watched_page(browser, server_url: str, width: int = 1280, height: int = 720, **context_options):
+    """A page in a context of its own at the given window size, watched (see PageWatch): returns
+    (context, page, watch); the caller closes the context and checks the watch."""
+    context = browser.new_context(viewport={"width": width, "height": height}, **context_options)
+    watch = PageWatch(server_url)
+    context.route("**/*", watch.on_route)
+    page = context.new_page()
+    page.on("console", watch.on_console)
+    page.on("pageerror", watch.on_page_error)
+    return context, page, watch
+
+
 @pytest.fixture
 def open_page(browser, server):
     """Opens pages on the test server, at a given window size; checks them when the test ends."""
     contexts, watches = [], []
 
     def open_page(path="/slides/1", width=1280, height=720, **context_options):
-        context = browser.new_context(viewport={"width": width, "height": height}, **context_options)
-        watch = PageWatch(server.url)
-        context.route("**/*", watch.on_route)
-        page = context.new_page()
-        page.on("console", watch.on_console)
-        page.on("pageerror", watch.on_page_error)
+        context, page, watch = watched_page(browser, server.url, width, height, **context_options)
         page.goto(server.url + path)
         page.wait_for_function("() => window.greatShift !== undefined")
         page.watch = watch

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from engine import Engine
 from tests.browser.a11y import expect_accessible
-from tests.browser.conftest import PageWatch
+from tests.browser.conftest import PageWatch, watched_page
 from tests.deck import slide_path
 from tests.live_server import LiveServer
 
@@ -27,12 +27,7 @@ def server(tmp_path_factory):
 def fresh_page(browser, tmp_path):
     """Slide 1 on a server of its own with nothing cached yet, watched as `open_page` watches pages."""
     live = LiveServer(tmp_path / "cache").start()
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    watch = PageWatch(live.url)
-    context.route("**/*", watch.on_route)
-    page = context.new_page()
-    page.on("console", watch.on_console)
-    page.on("pageerror", watch.on_page_error)
+    context, page, watch = watched_page(browser, live.url)
     page.goto(live.url + slide_path("system_check"))
     page.wait_for_function("() => window.greatShift !== undefined")
     yield page

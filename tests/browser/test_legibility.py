@@ -11,7 +11,7 @@ import pytest
 
 from slides import load_deck
 from tests.browser.cached_results import DRAWN, PARAMS, SETTLED, address, wait_until_shown
-from tests.browser.conftest import PageWatch
+from tests.browser.conftest import watched_page
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
 
@@ -22,12 +22,7 @@ DECK = load_deck()
 @pytest.mark.parametrize("size", SIZES)
 def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
     width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    watch = PageWatch(cached_server.url)
-    context.route("**/*", watch.on_route)
-    page = context.new_page()
-    page.on("console", watch.on_console)
-    page.on("pageerror", watch.on_page_error)
+    context, page, watch = watched_page(browser, cached_server.url, width, height)
     found = []
     try:
         for slide in DECK:

@@ -15,7 +15,7 @@ import pytest
 
 from slides import load_deck
 from tests.browser.cached_results import wait_until_shown
-from tests.browser.conftest import PageWatch
+from tests.browser.conftest import watched_page
 from tests.browser.fit import fit_problems
 
 SIZES = {"1024x768": (1024, 768), "1280x720": (1280, 720)}
@@ -62,12 +62,7 @@ def show(page, slide, poll: str) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_every_slide_fits_the_projector(browser, cached_server, screenshot_path, size):
     width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    watch = PageWatch(cached_server.url)
-    context.route("**/*", watch.on_route)
-    page = context.new_page()
-    page.on("console", watch.on_console)
-    page.on("pageerror", watch.on_page_error)
+    context, page, watch = watched_page(browser, cached_server.url, width, height)
     found = []
     try:
         page.goto(cached_server.url + "/slides/1")
