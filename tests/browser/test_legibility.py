@@ -21,8 +21,7 @@ DECK = load_deck()
 
 @pytest.mark.parametrize("size", SIZES)
 def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
-    width, height = SIZES[size]
-    context, page, watch = watched_page(browser, cached_server.url, width, height)
+    context, page, watch = watched_page(browser, cached_server.url, *SIZES[size])
     found = []
     try:
         for slide in DECK:

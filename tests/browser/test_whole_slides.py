@@ -61,8 +61,7 @@ def show(page, slide, poll: str) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_every_slide_fits_the_projector(browser, cached_server, screenshot_path, size):
-    width, height = SIZES[size]
-    context, page, watch = watched_page(browser, cached_server.url, width, height)
+    context, page, watch = watched_page(browser, cached_server.url, *SIZES[size])
     found = []
     try:
         page.goto(cached_server.url + "/slides/1")
