@@ -15,7 +15,7 @@ from app import create_app
 from engine import Engine
 from engine.cache import ResultCache
 from tests.live_server import LiveServer
-from tests.held_jobs import FAST, Gate, wait_done
+from tests.held_jobs import FAST, Gate, Spinner, wait_done
 
 
 def get_json(url: str) -> dict:
@@ -55,19 +55,18 @@ def test_a_job_is_visible_from_every_server_process(tmp_path, monkeypatch):
 
 
 def test_whoever_started_a_job_can_cancel_it_through_another_server_process(tmp_path, monkeypatch):
-    gate = Gate(monkeypatch)
+    spinner = Spinner(monkeypatch)  # a run that goes on until it is stopped
     one = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()
     other = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client()  # another worker
     student = {"REMOTE_ADDR": "10.0.0.7"}  # not the instructor: only the job's own token may cancel it
     job = one.post("/api/demos/line_fit/run", json=FAST, environ_base=student).get_json()
-    assert gate.entered.wait(timeout=30)
+    assert spinner.entered.wait(timeout=30)
     assert other.post(job["cancel"], json={"token": "guess"}, environ_base=student).status_code == 403
     assert other.post(job["cancel"], json={"token": job["cancel_token"]}, environ_base=student).status_code == 202
-    gate.opened.set()
     deadline = time.monotonic() + 30
     while (seen := other.get(job["url"]).get_json())["status"] != "cancelled":
         assert time.monotonic() < deadline and seen["status"] in ("queued", "running"), seen
-        time.sleep(0.05)  # the job's own process posts its end on the board
+        time.sleep(0.05)  # the job's own process reads the request from the board and posts its end there
     assert seen["stopped_by"] == "cancel"
 
 
