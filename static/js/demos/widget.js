@@ -17,6 +17,9 @@ import { RunFocus } from "./run_focus.js";
 import { SettingsForm } from "./settings_form.js";
 import { Withhold } from "./withhold.js";
 
+// Where a demo stands before any run, and again when a poll hides what it showed.
+const IDLE = { status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null };
+
 export class DemoWidget {
   // `frozen`: in a static export, the results frozen into the page (demo id → result); no server.
   constructor(element, frozen = null) {
@@ -41,7 +44,7 @@ export class DemoWidget {
     this.result = null;
     this.busy = false;
     // What other windows (presenter view, students following) need to mirror this widget.
-    this.state = { demo: this.demoId, status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null };
+    this.state = { demo: this.demoId, ...IDLE };
 
     this.settings = new SettingsForm(element, {
       run: () => this.run(),
@@ -219,6 +222,10 @@ export class DemoWidget {
   emit(changes) {
     Object.assign(this.state, changes);
     this.element.dispatchEvent(new CustomEvent("demostate", { bubbles: true, detail: { ...this.state } }));
+  }
+
+  emitIdle() {
+    this.emit(IDLE);
   }
 
   // `left`: seconds still to go (the server's estimate), if known.

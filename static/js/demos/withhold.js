@@ -31,7 +31,7 @@ export class Withhold {
     widget.progressBox.hidden = true;
     widget.badge.show("", "");
     widget.setBusy(false);
-    widget.emit({ status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null });
+    widget.emitIdle();
     if (this.hiding) this.say(KEPT);
     return true;
   }
@@ -81,7 +81,7 @@ export class Withhold {
     widget.badge.show("", "");
     widget.runButton.textContent = "Run";
     widget.retrainButton.hidden = true;
-    widget.emit({ status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null });
+    widget.emitIdle();
     widget.estimate.refresh();
   }
 
