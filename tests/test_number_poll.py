@@ -160,7 +160,8 @@ def test_a_path_reads_a_list_item_by_its_fields_and_a_timings_median():
     assert measured_value(result, "models[model=lstm-tuned,width=16].held") == {
         "mean": 4.0, "low": 3.0, "high": 5.0, "centre": "mean"}
     assert measured_value(result, "speedup[length=4096]", 10)["mean"] == 20.0
-    assert measured_value(result, "speedup[length=4096]")["centre"] == "median"
+    assert measured_value(result, "speedup[-1]")["centre"] == "median"
+    assert measured_value(result, "speedup[1]") is None
     assert measured_value(result, "models[width=32].held") is None
     assert measured_value(result, "models[model=lstm-tuned].held") is None  # two items match: no guessing which
     assert measured_value(result, "models") is None
@@ -176,6 +177,7 @@ def test_a_path_reads_a_list_item_by_its_fields_and_a_timings_median():
     ("{measured: a.b, unit: '%', min: zero, max: 100, step: 1}", "min must be numbers"),
     ("{measured: 'a..b', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
     ("{measured: 'a[width]', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
+    ("{measured: 'a[1.5]', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
     ("[1, 2]", "needs measured"),
 ])
 def test_a_badly_written_number_poll_is_refused_with_the_reason(tmp_path, number, message):

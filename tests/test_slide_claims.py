@@ -23,8 +23,6 @@ SETTINGS = {rate_text(lr) for lr in LR_GRID} | {f"{dyck.CHANCE:.0%}", f"{dyck.LE
 POLL_SLIDES = [slide for slide in load_deck() if slide.poll is not None]
 CHOICE_SLIDES = [slide for slide in POLL_SLIDES if not isinstance(slide.poll, NumberPoll)]
 NUMBER_SLIDES = [slide for slide in POLL_SLIDES if isinstance(slide.poll, NumberPoll)]
-# A tiny speed race stops at 128 tokens (4,096 takes seconds): its path is read there.
-TINY_PATH = {"speed_race": ("length=4096", "length=128")}
 
 
 @pytest.mark.parametrize("slide", load_deck(), ids=lambda slide: slide.demo)
@@ -54,7 +52,6 @@ def test_slides_3_5_and_10_ask_for_a_number():
 @pytest.mark.parametrize("slide", NUMBER_SLIDES, ids=lambda slide: slide.demo)
 def test_a_number_polls_path_names_a_measured_value_with_its_range(slide):
     result = run_demo(DEMOS[slide.demo], TINY[slide.demo], device=torch.device("cpu"), store=ModelStore())
-    path = slide.poll.measured.replace(*TINY_PATH.get(slide.demo, ("", "")))
-    measured = measured_value(result, path, slide.poll.scale)
-    assert measured is not None, f"slide {slide.n}'s poll names {path!r}, which its demo's result lacks"
+    measured = measured_value(result, slide.poll.measured, slide.poll.scale)
+    assert measured is not None, f"slide {slide.n}'s poll names {slide.poll.measured!r}, which its demo's result lacks"
     assert measured["low"] <= measured["mean"] <= measured["high"]
