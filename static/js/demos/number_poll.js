@@ -120,7 +120,9 @@ export class NumberAnswers {
     this.measured = outcome;
     if (state.revealed && state.values?.length) this.draw(state);
     const middle = outcome.centre === "median" ? "the ratio of the medians" : "the mean of the seeds";
-    const range = outcome.low === outcome.high ? "" : `, range ${this.format(outcome.low)} to ${this.format(outcome.high)}`;
+    // The range in the poll's precision; none where its ends round alike (one seed, or seeds that agree).
+    const [low, high] = [this.format(outcome.low), this.format(outcome.high)];
+    const range = low === high ? "" : `, range ${low.replace(this.unit, "").trim()} to ${high}`;
     const within = `${outcome.within} of ${outcome.total} ${outcome.total === 1 ? "guess was" : "guesses were"} within the range`;
     const error = outcome.median_error === null ? "" : `; the class's median error was ${this.format(outcome.median_error)}`;
     return [`Measured: ${this.format(outcome.mean)} (${middle}${range}).`, ` ${within}${error}.`];
