@@ -1,6 +1,6 @@
 """A poll answered with a number (slide 3's: the tuned LSTM's accuracy in %): every refusal, the
 class's answers hidden from students until Close, the measured value against the guesses, the
-front matter's checks, and the CSV and `flask export`."""
+front matter's checks, and the CSV, the recap and `flask export`."""
 import csv
 import io
 import json
@@ -195,7 +195,7 @@ def test_a_poll_with_both_choices_and_a_number_is_refused(tmp_path):
         load_deck(tmp_path)
 
 
-def test_the_csv_and_the_export_give_the_median_and_the_measurement(app, client, student, tmp_path):
+def test_the_csv_the_recap_and_the_export_give_the_median_and_the_measurement(app, client, student, tmp_path):
     cache_lstm_accuracy(app, [0.40, 0.45, 0.50])
     client.post(URL, json={"action": "open"})
     for guess in (20, 44):
@@ -205,6 +205,10 @@ def test_the_csv_and_the_export_give_the_median_and_the_measurement(app, client,
     row = next(row for row in rows if row["demo"] == "amnesia")
     assert (row["answers"], row["median"], row["unit"], row["measured_mean"], row["measured_low"],
             row["measured_high"], row["within"], row["median_error"]) == ("2", "32", "%", "45", "40", "50", "1", "13")
+    recap = {row["demo"]: row for row in client.get("/api/recap").get_json()["rows"]}
+    guess = recap["amnesia"]["class_guess"]
+    assert (guess["median"], guess["within"], guess["total"], guess["unit"]) == (32, 1, 2, "%")
+    assert "class_guess" not in recap["recall_vs_length"]
     out = tmp_path / "export"
     run = app.test_cli_runner().invoke(args=["export", str(out)])
     assert run.exit_code == 0, run.output

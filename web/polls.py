@@ -249,9 +249,19 @@ def frozen_polls(frozen: dict) -> list[dict]:
 
 
 def number_outcome_now(demo_id: str) -> dict | None:
-    """A number poll settled by its demo's cached result at the default settings, if there is one."""
+    """A number poll settled by its demo's cached result at the default settings, if there is one
+    (the CSV, and the recap beside its row: the settings the question names)."""
     entry = get_engine().cached(demo_id, None)
     return outcome(demo_id, poll_of(demo_id), entry.result) if entry is not None else None
+
+
+def class_guess(slide) -> dict | None:
+    """For the recap: a number poll's answers against the default result, with the unit; None for a
+    choice poll, no answers or no result."""
+    if not isinstance(slide.poll, NumberPoll):
+        return None
+    settled = number_outcome_now(slide.demo)
+    return {**settled, "unit": slide.poll.unit, "step": slide.poll.step} if settled and settled["total"] else None
 
 
 @bp.get("/api/polls.csv")
