@@ -13,7 +13,8 @@ SETTLED = re.compile(r"^Measured: .+ \(the (mean of the seeds|ratio of the media
 
 
 def poll(page, demo: str):
-    return page.locator(f"#slide-{demo} .poll")
+    """The demo's poll: on its slide, or in the presenter view's list."""
+    return page.locator(f".poll[data-demo='{demo}']")
 
 
 def open_poll(lecturer, demo: str) -> None:

@@ -39,6 +39,12 @@ def test_the_class_guesses_a_number_and_the_run_settles_it(open_page, screenshot
         steps.expect_no_distribution(phone, "amnesia")
     phones[0].screenshot(path=screenshot_path("number-poll-phone-open.png"))
     lecturer.screenshot(path=screenshot_path("number-poll-lecturer-open.png"))
+    with lecturer.expect_popup() as popup:  # the presenter view draws them live too
+        lecturer.keyboard.press("s")
+    presenter = popup.value
+    steps.expect_distribution(presenter, "amnesia", 2)
+    presenter.screenshot(path=screenshot_path("number-poll-presenter-open.png"))
+    presenter.close()
 
     steps.close_poll(lecturer, "amnesia")
     for phone in phones:
