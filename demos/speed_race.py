@@ -137,6 +137,7 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
         "noise_limit": NOISE_LIMIT,
         "tokens_per_second": tokens_per_second,
         "ratio_lstm_to_transformer": ratio,
+        "transformer_speedup": transformer_speedup(lengths, series, measured["spread"]),
         "memory_mib": measured["memory"] if device.type == "cuda" else None,
         "skipped": {"lstm_loop": skipped} if skipped else {},
         "transformer_gflops": [a / 1e9 for a in achieved],
@@ -147,6 +148,16 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
     threads = torch.get_num_threads()  # on the CPU, say how much of it the race used
     result["verdict"] = verdict(f"{threads} CPU thread{'s' if threads > 1 else ''}" if device.type == "cpu" else label, result)
     return result
+
+
+def transformer_speedup(lengths: list[int], series: dict, spread: dict) -> list[dict]:
+    """At each length, how many times faster the Transformer layer's step was than the fused LSTM's:
+    the ratio of their medians, and the least to the most any two of their timings give (a number
+    poll's measured value and range, slides/measured.py)."""
+    return [{"length": n, "median": lstm / attention, "min": lstm_spread[0] / attention_spread[1],
+             "max": lstm_spread[1] / attention_spread[0]}
+            for n, lstm, attention, lstm_spread, attention_spread
+            in zip(lengths, series["lstm_fused"], series["transformer"], spread["lstm_fused"], spread["transformer"])]
 
 
 def work(params: dict) -> float:

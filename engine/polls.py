@@ -32,7 +32,7 @@ def tally(record: dict, n_choices: int) -> dict:
     """What everyone may see of a record: open or not, result hidden or not, and how many chose each choice."""
     counts = [0] * n_choices
     for choice in record["answers"].values():
-        if 0 <= choice < n_choices:
+        if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < n_choices:
             counts[choice] += 1
     return {"open": record["open"], "hides_result": hides_result(record), "counts": counts, "total": sum(counts)}
 

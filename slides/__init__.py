@@ -8,6 +8,7 @@ no Python is needed to change what a slide says.
 One name is not a demo: `demo: recap` (the file `NN-recap.md`) is the closing slide, whose "demo"
 is the recap of what every other slide's demo measured (web/recap.py).
 """
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ import frontmatter
 import markdown
 
 from slides.formulas import FormulaError, FormulaExtension
+from slides.measured import PathError, parse_path
 
 SLIDES_DIR = Path(__file__).parent
 SLIDE_FILE_GLOB = "[0-9][0-9]-*.md"
@@ -34,8 +36,29 @@ class Poll:
     question: str
     choices: tuple[tuple[str, str], ...]  # (outcome it predicts, text shown)
 
+    kind = "choice"
+
     def public(self) -> dict:
-        return {"question": self.question, "choices": [{"outcome": o, "text": t} for o, t in self.choices]}
+        return {"kind": self.kind, "question": self.question,
+                "choices": [{"outcome": o, "text": t} for o, t in self.choices]}
+
+
+@dataclass(frozen=True)
+class NumberPoll:
+    """A question answered with a number, settled by the value at `measured` in the demo's result
+    (engine/estimates.py reads it: the seeds' mean and range), times `scale` (100 for a fraction in %)."""
+    question: str
+    measured: str
+    unit: str
+    min: float
+    max: float
+    step: float
+    scale: float = 1.0
+    kind = "number"
+
+    def public(self) -> dict:
+        return {"kind": self.kind, "question": self.question, "unit": self.unit,
+                "min": self.min, "max": self.max, "step": self.step}
 
 
 @dataclass(frozen=True)
@@ -46,7 +69,7 @@ class Slide:
     body_html: str
     notes_html: str
     layout: str = "standard"
-    poll: Poll | None = None
+    poll: Poll | NumberPoll | None = None
 
     @property
     def is_recap(self) -> bool:
@@ -92,12 +115,18 @@ def parse_slide(path: Path, n: int) -> Slide:
     )
 
 
-def parse_poll(path: Path, raw) -> Poll | None:
-    """`poll: {question: ..., choices: {<outcome>: <text>, ...}}` from the front matter, checked."""
+def parse_poll(path: Path, raw) -> Poll | NumberPoll | None:
+    """`poll: {question: ..., choices: {<outcome>: <text>, ...}}` or `poll: {question: ..., number: {...}}`
+    from the front matter, checked."""
     if raw is None:
         return None
-    choices = raw.get("choices") if isinstance(raw, dict) else None
-    if not isinstance(raw, dict) or not str(raw.get("question") or "").strip() or not isinstance(choices, dict):
+    if not isinstance(raw, dict) or not str(raw.get("question") or "").strip() \
+            or ("choices" in raw) == ("number" in raw):
+        raise SlideError(f"{path.name}: poll needs a question and either choices (outcome: text) or a number")
+    if "number" in raw:
+        return parse_number(path, str(raw["question"]).strip(), raw["number"])
+    choices = raw["choices"]
+    if not isinstance(choices, dict):
         raise SlideError(f"{path.name}: poll needs a question and choices (outcome: text)")
     if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
         raise SlideError(f"{path.name}: a poll has {MIN_CHOICES} to {MAX_CHOICES} choices, not {len(choices)}")
@@ -105,6 +134,31 @@ def parse_poll(path: Path, raw) -> Poll | None:
     if unknown:
         raise SlideError(f"{path.name}: poll choices are keyed by an outcome in {OUTCOMES}, not {unknown}")
     return Poll(str(raw["question"]).strip(), tuple((str(o), str(t)) for o, t in choices.items()))
+
+
+NUMBER_KEYS = {"measured", "unit", "min", "max", "step", "scale"}
+
+
+def parse_number(path: Path, question: str, raw) -> NumberPoll:
+    """`number: {measured: <path into the result>, unit, min, max, step, scale}`, checked."""
+    where = f"{path.name}: a number poll"
+    if not isinstance(raw, dict) or not NUMBER_KEYS - {"scale"} <= set(raw) or not set(raw) <= NUMBER_KEYS:
+        raise SlideError(f"{where} needs measured, unit, min, max and step (and may have scale), "
+                         f"not {sorted(map(str, raw)) if isinstance(raw, dict) else raw!r}")
+    numbers = {key: raw.get(key, 1) for key in ("min", "max", "step", "scale")}
+    bad = [key for key, value in numbers.items()
+           if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)]
+    if bad:
+        raise SlideError(f"{where}'s {', '.join(bad)} must be numbers")
+    if not numbers["min"] < numbers["max"] or not 0 < numbers["step"] <= numbers["max"] - numbers["min"] \
+            or numbers["scale"] <= 0:
+        raise SlideError(f"{where} needs min < max, a step above 0 and no wider than that range, and a scale above 0")
+    try:
+        parse_path(str(raw["measured"]))
+    except PathError as error:
+        raise SlideError(f"{where}'s measured path: {error}") from None
+    return NumberPoll(question, str(raw["measured"]), str(raw["unit"]), float(numbers["min"]), float(numbers["max"]),
+                      float(numbers["step"]), float(numbers["scale"]))
 
 
 def split_notes(content: str) -> tuple[str, str]:

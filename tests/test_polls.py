@@ -13,7 +13,7 @@ from slides import SlideError, load_deck
 
 STUDENT = {"REMOTE_ADDR": "10.0.0.7"}
 TOKEN = "s3cret"
-URL = "/api/polls/amnesia"
+URL = "/api/polls/recall_vs_length"  # a choice poll (number polls: tests/test_number_poll.py)
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def answer(client, choice, **kwargs):
 
 def test_a_poll_is_asked_closed_until_the_lecturer_opens_it(client):
     body = client.get(URL).get_json()
-    assert body["question"].startswith("After at most 300 training steps")
+    assert body["question"].startswith("Now with a fair fight") and body["kind"] == "choice"
     assert [c["outcome"] for c in body["choices"]] == ["transformer", "lstm", "tie"]
     assert body["open"] is False and body["counts"] == [0, 0, 0] and body["total"] == 0 and body["mine"] is None
 
@@ -128,7 +128,7 @@ def test_reset_clears_the_answers_and_closes(client, student):
 def test_answers_are_kept_on_disk_for_a_restarted_server(app, client, student, tmp_path):
     client.post(URL, json={"action": "open"})
     answer(student, 1)
-    saved = json.loads((tmp_path / "cache" / "board" / "poll-amnesia.json").read_text())["value"]
+    saved = json.loads((tmp_path / "cache" / "board" / "poll-recall_vs_length.json").read_text())["value"]
     assert saved["open"] is True and list(saved["answers"].values()) == [1]
     restarted = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache")})
     assert restarted.test_client().get(URL).get_json()["counts"] == [0, 1, 0]
@@ -152,40 +152,46 @@ def test_the_instructor_downloads_every_poll_as_csv(client, student):
     response = client.get("/api/polls.csv")
     assert response.mimetype == "text/csv" and "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
-    amnesia = [row for row in rows if row["demo"] == "amnesia"]
-    assert [(row["choice"], row["answers"], row["share"]) for row in amnesia] == [
+    fair_fight = [row for row in rows if row["demo"] == "recall_vs_length"]
+    assert [(row["choice"], row["answers"], row["share"]) for row in fair_fight] == [
         ("The Transformer", "1", "1.000"), ("The tuned LSTM", "0", "0.000"), ("Neither is ahead with every seed", "0", "0.000")]
     assert {row["demo"] for row in rows} >= {"dyck", "speed_race"}
     assert student.get("/api/polls.csv", environ_base=STUDENT).status_code == 403
 
 
-def cache_amnesia(app, transformer: list[float], lstm: list[float]) -> dict:
-    """A stored amnesia result with these accuracies per seed, as the engine would keep it."""
+def fair_fight(params: dict, transformer: list[float], lstm: list[float]) -> dict:
+    """A fair-fight result at one length with these accuracies per seed (the plain LSTM at chance)."""
+    return {"params": params, "lengths": [50], "seeds": list(range(len(lstm))), "points": [
+        {"model": "transformer", "length": 50, "accuracy": over_seeds(transformer)},
+        {"model": "lstm-tuned", "length": 50, "accuracy": over_seeds(lstm)},
+        {"model": "lstm", "length": 50, "accuracy": over_seeds([0.04] * len(lstm))}]}
+
+
+def cache_fair_fight(app, transformer: list[float], lstm: list[float], settings: dict | None = None) -> dict:
+    """A stored fair-fight result with these accuracies per seed, as the engine would keep it."""
     engine = app.extensions["engine"]
-    demo, params, key = engine.resolve("amnesia", {"length": 5, "steps": 20, "width": 8, "seeds": len(lstm)})
-    result = {"params": params, "chance": 1 / 26, "seeds": list(range(len(lstm))),
-              "models": {"transformer": {"accuracy": over_seeds(transformer)}, "lstm-tuned": {"accuracy": over_seeds(lstm)}}}
-    engine.cache.put(demo.ID, key, params, result)
+    demo, params, key = engine.resolve("recall_vs_length", settings or {"steps": 20, "width": 8, "seeds": len(lstm)})
+    engine.cache.put(demo.ID, key, params, fair_fight(params, transformer, lstm))
     return params
 
 
 def test_the_outcome_names_the_choice_the_measured_result_supports(app, client):
-    params = cache_amnesia(app, transformer=[1.0, 0.98], lstm=[0.05, 0.07])
+    params = cache_fair_fight(app, transformer=[1.0, 0.98], lstm=[0.05, 0.07])
     body = client.post(URL + "/outcome", json=params).get_json()
     assert body["status"] == "done"
     outcome = body["outcome"]
     assert outcome["winner"] == "transformer" and outcome["choice"] == 0
     assert "Transformer 99% (98%–100%), tuned LSTM 6% (5%–7%)" in outcome["detail"]
-    tie = cache_amnesia(app, transformer=[0.5, 0.9], lstm=[0.6, 0.7])
+    tie = cache_fair_fight(app, transformer=[0.5, 0.9], lstm=[0.6, 0.7])
     assert client.post(URL + "/outcome", json=tie).get_json()["outcome"]["choice"] == 2
 
 
 def test_the_outcome_of_a_result_not_computed_is_missing_and_never_trains(app, client):
-    body = client.post(URL + "/outcome", json={"length": 7, "steps": 20}).get_json()
+    body = client.post(URL + "/outcome", json={"steps": 21}).get_json()
     assert body == {"status": "missing"}
     assert app.extensions["engine"].status()[0]["job"] is None
-    bad = client.post(URL + "/outcome", json={"length": 1000})
-    assert bad.status_code == 400 and bad.get_json()["param"] == "length"
+    bad = client.post(URL + "/outcome", json={"width": 1000})
+    assert bad.status_code == 400 and bad.get_json()["param"] == "width"
 
 
 def test_join_leads_to_the_lecturers_slide(client):
@@ -215,6 +221,7 @@ def test_the_join_address_uses_the_host_reached_unless_set(client, tmp_path):
     ("poll:\n  question: Which?\n  choices:\n    lstm: LSTM", "2 to 5 choices"),
     ("poll:\n  question: Which?\n  choices:\n    lstm: LSTM\n    gru: GRU", "keyed by an outcome"),
     ("poll:\n  choices:\n    lstm: LSTM\n    tie: Tie", "needs a question"),
+    ("poll:\n  question: Which?", "either choices"),
 ])
 def test_a_badly_written_poll_is_refused_with_the_reason(tmp_path, poll, message):
     (tmp_path / "01-amnesia.md").write_text(f"---\ntitle: T\ndemo: amnesia\n{poll}\n---\nBody\n")
@@ -224,21 +231,19 @@ def test_a_badly_written_poll_is_refused_with_the_reason(tmp_path, poll, message
 
 def test_flask_export_freezes_the_answers_beside_the_results(app, client, student, tmp_path):
     engine = app.extensions["engine"]
-    demo, params, key = engine.resolve("amnesia", None)
-    result = {"params": params, "chance": 1 / 26, "seeds": [0, 1, 2], "device": "cpu", "train_seconds": 1.0,
-              "models": {"transformer": {"accuracy": over_seeds([1.0, 1.0, 0.99])},
-                         "lstm-tuned": {"accuracy": over_seeds([0.05, 0.06, 0.07])}}}
+    demo, params, key = engine.resolve("recall_vs_length", None)
+    result = {**fair_fight(params, [1.0, 1.0, 0.99], [0.05, 0.06, 0.07]), "device": "cpu", "train_seconds": 1.0}
     engine.cache.put(demo.ID, key, params, result)
     client.post(URL, json={"action": "open"})
     answer(student, 1)
     out = tmp_path / "export"
     run = app.test_cli_runner().invoke(args=["export", str(out)])
     assert run.exit_code == 0, run.output
-    assert "froze the class's answers to 7 polls; answered: amnesia (1)" in run.output
-    frozen = json.loads((out / "polls" / "amnesia.json").read_text())
+    assert "froze the class's answers to 7 polls; answered: recall_vs_length (1)" in run.output
+    frozen = json.loads((out / "polls" / "recall_vs_length.json").read_text())
     assert frozen["counts"] == [0, 1, 0] and frozen["open"] is False
     assert frozen["outcome"]["winner"] == "transformer" and frozen["outcome"]["choice"] == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    assert {"demo": "amnesia", "answers": 1} in manifest["polls"]
+    assert {"demo": "recall_vs_length", "answers": 1} in manifest["polls"]
     html = (out / "index.html").read_text()
     assert 'id="frozen-polls"' in html and "/api/" not in html

@@ -1,6 +1,7 @@
 """What a slide says follows what its demo measures: speaker notes carry no typed figures (the
 lecturer reads numbers from the cached result, in the presenter view), and every poll can be
-settled by its demo's own verdict, whatever the run measures."""
+settled by its demo's own verdict, or for a number poll by the value its path names in the
+result, whatever the run measures."""
 import re
 
 import pytest
@@ -10,7 +11,8 @@ from demos import DEMOS, dyck
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore
 from demos.shared.tuning import LR_GRID, rate_text
-from slides import load_deck
+from slides import NumberPoll, load_deck
+from slides.measured import measured_value
 from tests.demos.tiny import TINY
 
 # A measured-looking figure: a percentage, a decimal, a time, a ratio, a power of ten, a number of bits.
@@ -19,6 +21,8 @@ FIGURE = re.compile(r"\d+(?:[.,]\d+)?\s*%|\b\d+\.\d+\b|10[⁻⁰¹²³⁴⁵⁶�
 # Settings the code declares, not measurements: the grid's rates, Dyck's chance and its "learned" bar.
 SETTINGS = {rate_text(lr) for lr in LR_GRID} | {f"{dyck.CHANCE:.0%}", f"{dyck.LEARNED:.0%}"}
 POLL_SLIDES = [slide for slide in load_deck() if slide.poll is not None]
+CHOICE_SLIDES = [slide for slide in POLL_SLIDES if not isinstance(slide.poll, NumberPoll)]
+NUMBER_SLIDES = [slide for slide in POLL_SLIDES if isinstance(slide.poll, NumberPoll)]
 
 
 @pytest.mark.parametrize("slide", load_deck(), ids=lambda slide: slide.demo)
@@ -34,8 +38,20 @@ def test_every_poll_asks_about_a_demo_with_a_verdict():
         assert hasattr(DEMOS[slide.demo], "headline"), f"slide {slide.n}'s poll has no verdict to be settled by"
 
 
-@pytest.mark.parametrize("slide", POLL_SLIDES, ids=lambda slide: slide.demo)
+@pytest.mark.parametrize("slide", CHOICE_SLIDES, ids=lambda slide: slide.demo)
 def test_the_demos_verdict_is_one_of_the_polls_choices(slide):
     result = run_demo(DEMOS[slide.demo], TINY[slide.demo], device=torch.device("cpu"), store=ModelStore())
     outcomes = [outcome for outcome, _ in slide.poll.choices]
     assert DEMOS[slide.demo].headline(result)["winner"] in outcomes
+
+
+def test_slides_3_5_and_10_ask_for_a_number():
+    assert [slide.n for slide in NUMBER_SLIDES] == [3, 5, 10]
+
+
+@pytest.mark.parametrize("slide", NUMBER_SLIDES, ids=lambda slide: slide.demo)
+def test_a_number_polls_path_names_a_measured_value_with_its_range(slide):
+    result = run_demo(DEMOS[slide.demo], TINY[slide.demo], device=torch.device("cpu"), store=ModelStore())
+    measured = measured_value(result, slide.poll.measured, slide.poll.scale)
+    assert measured is not None, f"slide {slide.n}'s poll names {slide.poll.measured!r}, which its demo's result lacks"
+    assert measured["low"] <= measured["mean"] <= measured["high"]

@@ -1,16 +1,23 @@
 """Predict, then run: the class answers a slide's poll before its demo runs.
 
-  GET  /api/polls/<demo>           {"demo", "question", "choices", "open", "hides_result", "counts", "total", "mine"}
+  GET  /api/polls/<demo>           a choice poll: {"demo", "kind": "choice", "question", "choices", "open",
+                                   "hides_result", "counts", "total", "mine"}; a number poll: {"demo", "kind": "number",
+                                   "question", "unit", "min", "max", "step", "open", "hides_result", "total", "mine",
+                                   "revealed", and where revealed "values" (sorted) and "median"}
   POST /api/polls/<demo>           (instructor) {"action": "open" | "close" | "reset"}: Open and Reset hide the
                                    demo's result from the class (web/poll_secret.py), Close shows it
-  POST /api/polls/<demo>/answer    {"choice": index}: this browser's answer, changeable while the poll is open
+  POST /api/polls/<demo>/answer    {"choice": index} or, on a number poll, {"value": x}: this browser's answer,
+                                   changeable while the poll is open
   GET  /api/polls/<demo>/events    the counts as Server-Sent Events, now and after every change
-  POST /api/polls/<demo>/outcome   a result's parameters → which choice that cached result supports
+  POST /api/polls/<demo>/outcome   a result's parameters → which choice that cached result supports, or on a
+                                   number poll the measured {mean, low, high} with {within, total, median_error}
   GET  /api/polls.csv              (instructor) every poll's counts
 
 A slide declares its poll in its front matter (slides/__init__.py). Students are anonymous: a
 random id in a cookie, no names. Answers are kept by engine.polls.PollStore on the engine's
 board, so every server process reports the same numbers; no voter id ever leaves the server.
+A number poll's answers (the class's distribution) go to the instructor at once, and to the class
+only once the poll is closed (web/number_poll.py).
 """
 import csv
 import io
@@ -24,8 +31,8 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, reque
 from demos import DEMOS
 from engine import notices
 from engine.polls import CLOSED, PollStore, tally
-from slides import Poll
-from web import ratelimit
+from slides import NumberPoll, Poll
+from web import number_poll, ratelimit
 from web.auth import is_instructor
 from web.deck import get_deck
 from web.follow import repost_if_shown
@@ -55,7 +62,7 @@ def store() -> PollStore:
     return current_app.extensions["polls"]
 
 
-def poll_of(demo_id: str) -> Poll:
+def poll_of(demo_id: str) -> Poll | NumberPoll:
     for slide in get_deck():
         if slide.demo == demo_id and slide.poll is not None:
             return slide.poll
@@ -68,15 +75,23 @@ def voter() -> str | None:
     return value if VOTER_ID.match(value) else None
 
 
-def public(demo_id: str, poll: Poll, counts: dict) -> dict:
+def public(demo_id: str, poll: Poll | NumberPoll, counts: dict) -> dict:
     return {"demo": demo_id, **poll.public(), **counts}
 
 
-def show_state(demo_id: str, poll: Poll, record: dict | None = None, voter_id: str | None = None):
-    """The poll as this browser sees it: with the choice it made, if any."""
+def counted(poll: Poll | NumberPoll, record: dict, instructor: bool) -> dict:
+    """The record as a browser may see it: a choice poll's counts, or a number poll's answers (to the
+    class only once it is closed)."""
+    if isinstance(poll, NumberPoll):
+        return number_poll.tally(record, reveal=instructor or not record["open"])
+    return tally(record, len(poll.choices))
+
+
+def show_state(demo_id: str, poll: Poll | NumberPoll, record: dict | None = None, voter_id: str | None = None):
+    """The poll as this browser sees it: with the answer it gave, if any."""
     record = record if record is not None else store().record(demo_id)
     mine = record["answers"].get(voter_id or voter() or "")
-    return jsonify({**public(demo_id, poll, tally(record, len(poll.choices))), "mine": mine})
+    return jsonify({**public(demo_id, poll, counted(poll, record, is_instructor())), "mine": mine})
 
 
 @bp.get("/api/polls/<demo_id>")
@@ -127,10 +142,16 @@ def answer(demo_id: str):
     if refused:
         return refused
     body = read_json_object()
-    choice = body.get("choice")
-    if set(body) != {"choice"} or isinstance(choice, bool) or not isinstance(choice, int) \
-            or not 0 <= choice < len(poll.choices):
-        return json_error(400, f'Send {{"choice": n}} with n from 0 to {len(poll.choices) - 1}.', param="choice")
+    if isinstance(poll, NumberPoll):
+        choice = number_poll.read_value(body, poll)
+        if choice is None:
+            return json_error(400, f'Send {{"value": x}} with a number x from {poll.min:g} to {poll.max:g}.',
+                              param="value")
+    else:
+        choice = body.get("choice")
+        if set(body) != {"choice"} or isinstance(choice, bool) or not isinstance(choice, int) \
+                or not 0 <= choice < len(poll.choices):
+            return json_error(400, f'Send {{"choice": n}} with n from 0 to {len(poll.choices) - 1}.', param="choice")
     voter_id = voter_id or secrets.token_urlsafe(18)
 
     def update(record: dict) -> None:
@@ -150,6 +171,9 @@ def events(demo_id: str):
     """A `poll` event with the counts now, and again after changes (a burst of answers is one event)."""
     poll = poll_of(demo_id)
     board = get_engine().board
+    # A browser's stream cannot send the token's header: the lecturer's page asks for a number poll's
+    # answers with GET while it is open (this machine's own browser is the instructor here too).
+    instructor = is_instructor()
 
     latest = {}  # the record the last wait saw: the event is made from it without reading the disk again
 
@@ -167,14 +191,17 @@ def events(demo_id: str):
         return version
 
     def current():
-        return "poll", public(demo_id, poll, tally(latest["record"], len(poll.choices))), False
+        return "poll", public(demo_id, poll, counted(poll, latest["record"], instructor)), False
 
     return event_stream(wait_for_change, current)
 
 
-def outcome(demo_id: str, poll: Poll, result: dict) -> dict | None:
+def outcome(demo_id: str, poll: Poll | NumberPoll, result: dict, record: dict | None = None) -> dict | None:
     """What a result says about the poll: the demo's recap headline (who won, by how much) and the
-    index of the choice that predicted that winner (None if no choice did); None without a headline."""
+    index of the choice that predicted that winner (None if no choice did); None without a headline.
+    On a number poll: the measured value beside the class's answers in `record` (web/number_poll.py)."""
+    if isinstance(poll, NumberPoll):
+        return number_poll.outcome(poll, result, record if record is not None else store().record(demo_id))
     headline = getattr(DEMOS.get(demo_id), "headline", None)
     if headline is None:
         return None
@@ -206,7 +233,7 @@ def poll_rows() -> list[dict]:
     rows = []
     for slide in get_deck():
         if slide.poll is not None:
-            counts = tally(store().record(slide.demo), len(slide.poll.choices))
+            counts = counted(slide.poll, store().record(slide.demo), instructor=True)
             rows.append({"n": slide.n, **public(slide.demo, slide.poll, counts)})
     return rows
 
@@ -217,8 +244,24 @@ def frozen_polls(frozen: dict) -> list[dict]:
     for row in poll_rows():
         result = frozen.get(row["demo"])
         judged = outcome(row["demo"], poll_of(row["demo"]), result) if result else None
-        polls.append({**row, "open": False, "hides_result": False, "outcome": judged})
+        polls.append({**row, "open": False, "hides_result": False, "revealed": True, "outcome": judged})
     return polls
+
+
+def number_outcome_now(demo_id: str) -> dict | None:
+    """A number poll settled by its demo's cached result at the default settings, if there is one
+    (the CSV, and the recap beside its row: the settings the question names)."""
+    entry = get_engine().cached(demo_id, None)
+    return outcome(demo_id, poll_of(demo_id), entry.result) if entry is not None else None
+
+
+def class_guess(slide) -> dict | None:
+    """For the recap: a number poll's answers against the default result, with the unit; None for a
+    choice poll, no answers or no result."""
+    if not isinstance(slide.poll, NumberPoll):
+        return None
+    settled = number_outcome_now(slide.demo)
+    return {**settled, "unit": slide.poll.unit, "step": slide.poll.step} if settled and settled["total"] else None
 
 
 @bp.get("/api/polls.csv")
@@ -227,8 +270,14 @@ def export_csv():
         return json_error(403, "Only the instructor can download the answers.")
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["slide", "demo", "question", "choice", "predicts", "answers", "share"])
+    # A number poll is one row: the class's median, and the default settings' cached result beside it.
+    writer.writerow(["slide", "demo", "question", "choice", "predicts", "answers", "share", "median", "unit",
+                     "measured_mean", "measured_low", "measured_high", "within", "median_error"])
     for row in poll_rows():
+        if row["kind"] == "number":
+            writer.writerow([row["n"], row["demo"], row["question"], "", "", row["total"], "",
+                             *number_poll.csv_cells(row, number_outcome_now(row["demo"]))])
+            continue
         for (count, choice) in zip(row["counts"], row["choices"]):
             share = f"{count / row['total']:.3f}" if row["total"] else ""
             writer.writerow([row["n"], row["demo"], row["question"], choice["text"], choice["outcome"], count, share])

@@ -15,6 +15,7 @@ from demos import DEMOS
 from web.deck import get_deck
 from web.engine import get_engine
 from web.poll_secret import POLL_OPEN, kept_from_this_request
+from web.polls import class_guess
 
 bp = Blueprint("recap", __name__)
 log = logging.getLogger(__name__)
@@ -49,6 +50,9 @@ def build_recap() -> list[dict]:
         if entry is None:
             rows.append({**row, "measured": False})
             continue
+        guess = class_guess(slide)  # a number poll's answers beside what was measured
+        if guess:
+            row["class_guess"] = guess
         try:
             rows.append({**row, "measured": True, "device": entry.result["device"], "longer_run": longer is not None,
                          **headline(entry.result)})

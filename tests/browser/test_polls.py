@@ -1,5 +1,6 @@
 """Predict, then run, in real browsers: a lecturer and three students on phones who joined by the
-join address. The class answers the Amnesia Test's poll, everyone watches the counts arrive, the
+join address. The class answers the fair fight's poll (slide 4: a choice poll; slide 3's number poll
+is tests/browser/test_number_poll.py), everyone watches the counts arrive, the
 lecturer closes the poll and runs the demo, and every screen shows the class's prediction beside
 the measured outcome. The result's address reproduces it, and Copy link copies that address. While
 the poll is open, no screen shows the result: not the lecturer's, not a phone that joins late or
@@ -16,7 +17,8 @@ from tests.browser.widget import TRAINED, set_params
 from tests.deck import slide_path
 from tests.live_server import LiveServer
 
-TINY = {"length": 5, "steps": 20, "width": 8, "seeds": 1}
+TINY = {"lengths": {5, 10}, "steps": 10, "width": 8, "seeds": 1}
+LOOKUP = {"lengths": [5, 10], "steps": 10, "width": 8, "seeds": 1}  # the same, as the API takes them
 PHONE = {"width": 390, "height": 844}
 
 
@@ -39,27 +41,27 @@ def a_fresh_poll_and_nobody_leads_afterwards(server):
     """Each test starts with the poll as if never asked (no answers, nothing hidden), and leaves the
     class free to browse, whatever the test before did."""
     for action in ("reset", "open", "close"):
-        as_lecturer(server, "/api/polls/amnesia", {"action": action})
+        as_lecturer(server, "/api/polls/recall_vs_length", {"action": action})
     yield
     as_lecturer(server, "/api/follow", {"on": False})
 
 
 def choice(page, index: int):
-    return page.locator(f"#slide-amnesia .poll-choice[data-choice='{index}']")
+    return page.locator(f"#slide-recall_vs_length .poll-choice[data-choice='{index}']")
 
 
 def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screenshot_path):
-    lecturer = open_page(slide_path("amnesia"), permissions=["clipboard-read", "clipboard-write"])
+    lecturer = open_page(slide_path("recall_vs_length"), permissions=["clipboard-read", "clipboard-write"])
     lead_the_class(lecturer)
-    poll = lecturer.locator("#slide-amnesia .poll")
+    poll = lecturer.locator("#slide-recall_vs_length .poll")
     expect(poll.locator(".poll-controls")).to_be_visible()
 
     students = [open_page("/join", **PHONE) for _ in range(3)]
     for student in students:
-        expect(student.locator(".counter")).to_have_text("3 / 13")  # /join led to the lecturer's slide
-        expect(student.locator("#slide-amnesia .poll-controls")).to_be_hidden()
+        expect(student.locator(".counter")).to_have_text("4 / 13")  # /join led to the lecturer's slide
+        expect(student.locator("#slide-recall_vs_length .poll-controls")).to_be_hidden()
         expect(choice(student, 0)).to_be_disabled()
-        expect(student.locator("#slide-amnesia .poll-status")).to_have_text(
+        expect(student.locator("#slide-recall_vs_length .poll-status")).to_have_text(
             "The lecturer opens this poll before the demo runs.")
 
     poll.locator(".poll-open").click()
@@ -67,8 +69,8 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
         expect(choice(student, pick)).to_be_enabled()
         choice(student, pick).click()
         expect(choice(student, pick)).to_have_attribute("aria-pressed", "true")
-    students[1].locator("#slide-amnesia .poll-choice[data-choice='0']").click()  # a change of mind
-    students[1].locator("#slide-amnesia .poll-choice[data-choice='2']").click()  # and another
+    students[1].locator("#slide-recall_vs_length .poll-choice[data-choice='0']").click()  # a change of mind
+    students[1].locator("#slide-recall_vs_length .poll-choice[data-choice='2']").click()  # and another
     for page in [lecturer, *students]:  # the live chart, on every screen
         expect(choice(page, 0).locator(".poll-count")).to_have_text("2 · 67%")
         expect(choice(page, 2).locator(".poll-count")).to_have_text("1 · 33%")
@@ -79,21 +81,21 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
     with lecturer.expect_popup() as popup:  # the presenter view shows the class's answers too
         lecturer.keyboard.press("s")
     presenter = popup.value
-    expect(presenter.locator(".poll[data-demo='amnesia'] .poll-choice[data-choice='0'] .poll-count")).to_have_text("2 · 67%")
+    expect(presenter.locator(".poll[data-demo='recall_vs_length'] .poll-choice[data-choice='0'] .poll-count")).to_have_text("2 · 67%")
     expect(presenter.locator(".poll[data-demo='dyck']")).to_be_hidden()
     presenter.close()
 
     poll.locator(".poll-close").click()
     for student in students:
         expect(choice(student, 0)).to_be_disabled()
-        expect(student.locator("#slide-amnesia .poll-status")).to_contain_text("Closed with 3 answers.")
+        expect(student.locator("#slide-recall_vs_length .poll-status")).to_contain_text("Closed with 3 answers.")
     students[0].watch.expect_error("status of 409")
-    late = students[0].evaluate("""() => fetch('/api/polls/amnesia/answer', {method: 'POST',
+    late = students[0].evaluate("""() => fetch('/api/polls/recall_vs_length/answer', {method: 'POST',
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify({choice: 1})}).then(r => r.status)""")
     assert late == 409
     expect(choice(lecturer, 1).locator(".poll-count")).to_have_text("0 · 0%")
 
-    widget = lecturer.locator("#slide-amnesia .demo")
+    widget = lecturer.locator("#slide-recall_vs_length .demo")
     set_params(widget, **TINY)
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
@@ -101,27 +103,27 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
     # The prediction beside the outcome: the measured winner decides which choice it supports.
     counts = {0: 2, 1: 0, 2: 1}
     for page in [lecturer, *students]:
-        outcome = page.locator("#slide-amnesia .poll-outcome")
+        outcome = page.locator("#slide-recall_vs_length .poll-outcome")
         expect(outcome).to_be_visible(timeout=TRAINED)
         supported = outcome.get_attribute("data-choice")
         text = outcome.inner_text()
         assert re.match(r"Measured: (the \w[\w ]* won|neither model was ahead with every seed)\. ", text), text
         k = counts[int(supported)]
         assert f"{round(100 * k / 3)}% of you ({k} of 3) predicted that." in text, text
-        assert "chance 4%; 1 seed)" in text  # the measured numbers of the recap headline
+        assert "(1 seed)" in text  # the measured numbers of the recap headline
     lecturer.screenshot(path=screenshot_path("poll-lecturer-outcome.png"))
     students[2].screenshot(path=screenshot_path("poll-student-phone-outcome.png"), full_page=True)
 
     # The result's address: a reload or a shared link shows the same cached result.
-    expect(lecturer).to_have_url(re.compile(r"/slides/3\?seeds=1&length=5&steps=20&width=8$"))
+    expect(lecturer).to_have_url(re.compile(r"/slides/4\?.*steps=10"))
     widget.locator(".demo-copy-link").click()
     expect(widget.locator(".demo-copy-link")).to_have_text("Link copied")
     assert lecturer.evaluate("navigator.clipboard.readText()") == lecturer.url
     summary = widget.locator(".demo-summary").inner_text()
     shared = open_page(lecturer.url.removeprefix(server.url))
-    expect(shared.locator("#slide-amnesia .demo-badge")).to_contain_text("cached · computed on cpu")
-    expect(shared.locator("#slide-amnesia .demo-summary")).to_have_text(summary)
-    expect(shared.locator('#slide-amnesia .demo-params [name="length"]')).to_have_value("5")
+    expect(shared.locator("#slide-recall_vs_length .demo-badge")).to_contain_text("cached · computed on cpu")
+    expect(shared.locator("#slide-recall_vs_length .demo-summary")).to_have_text(summary)
+    expect(shared.locator('#slide-recall_vs_length .demo-params [name="steps"]')).to_have_value("10")
 
 
 def test_slide_one_shows_a_scannable_join_code(open_page, screenshot_path):
@@ -145,18 +147,18 @@ def test_slide_one_shows_a_scannable_join_code(open_page, screenshot_path):
 def test_a_bad_parameter_in_the_address_is_explained_and_runs_nothing(open_page, server):
     page = open_page("/slides/1")
     page.watch.expect_error("status of 400")  # the server refuses the address's length, as it should
-    page.goto(server.url + slide_path("amnesia") + "?length=1000")
-    widget = page.locator("#slide-amnesia .demo")
-    expect(widget.locator(".demo-error")).to_contain_text("length")
-    expect(widget.locator('.demo-params [name="length"]')).to_have_attribute("aria-invalid", "true")
+    page.goto(server.url + slide_path("recall_vs_length") + "?width=1000")
+    widget = page.locator("#slide-recall_vs_length .demo")
+    expect(widget.locator(".demo-error")).to_contain_text("width")
+    expect(widget.locator('.demo-params [name="width"]')).to_have_attribute("aria-invalid", "true")
     expect(widget.locator(".demo-output .demo-placeholder")).to_have_count(1)  # nothing drawn
 
 
 def test_a_link_to_a_result_not_computed_yet_says_so_and_waits_for_run(open_page):
-    page = open_page(slide_path("amnesia") + "?length=7&steps=20")
-    widget = page.locator("#slide-amnesia .demo")
+    page = open_page(slide_path("recall_vs_length") + "?width=9&steps=20")
+    widget = page.locator("#slide-recall_vs_length .demo")
     expect(widget.locator(".demo-badge")).to_have_text("not computed with these settings yet: press Run")
-    expect(widget.locator('.demo-params [name="length"]')).to_have_value("7")
+    expect(widget.locator('.demo-params [name="width"]')).to_have_value("9")
     expect(widget.locator(".demo-output .demo-placeholder")).to_have_count(1)  # nothing drawn
 
 
@@ -172,56 +174,56 @@ def press(page, selector: str) -> None:
 
 
 def expect_no_result(page) -> None:
-    """The Amnesia Test shows nothing of its result: no chart, no summary, no badge naming where it ran."""
-    widget = page.locator("#slide-amnesia .demo")
+    """The fair fight shows nothing of its result: no chart, no summary, no badge naming where it ran."""
+    widget = page.locator("#slide-recall_vs_length .demo")
     expect(widget.locator(".demo-output .js-plotly-plot")).to_have_count(0)
     expect(widget.locator(".demo-summary")).to_have_text("")
     expect(widget.locator(".demo-badge")).not_to_contain_text("on cpu")
-    expect(page.locator("#slide-amnesia .poll-outcome")).to_be_hidden()
+    expect(page.locator("#slide-recall_vs_length .poll-outcome")).to_be_hidden()
 
 
 def expect_kept_from(student) -> None:
     """A student's page during the open poll: the poll and the lecturer's state have arrived, and
     neither it nor its Run, nor a request of its own, gets the result."""
-    expect(student.locator(".counter")).to_have_text("3 / 13")
+    expect(student.locator(".counter")).to_have_text("4 / 13")
     expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
-    expect(student.locator("#slide-amnesia .poll-status")).to_contain_text("Open: tap your prediction")
+    expect(student.locator("#slide-recall_vs_length .poll-status")).to_contain_text("Open: tap your prediction")
     # The lecturer's state has arrived, with nothing to fetch: the lecturer's screen took its result
     # away at Reset (and the server would send a student only the reason).
-    student.wait_for_function("() => window.greatShift.follow.state?.n === 3")
+    student.wait_for_function("() => window.greatShift.follow.state?.n === 4")
     assert student.evaluate("() => window.greatShift.follow.state.demo?.params") is None
-    widget = student.locator("#slide-amnesia .demo")
+    widget = student.locator("#slide-recall_vs_length .demo")
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-error")).to_have_text(
         "The class is predicting: the result is shown when the lecturer closes the poll.")
     expect_no_result(student)
     student.watch.expect_error("status of 409")
-    refused = student.evaluate("""(params) => fetch('/api/demos/amnesia/lookup', {method: 'POST',
+    refused = student.evaluate("""(params) => fetch('/api/demos/recall_vs_length/lookup', {method: 'POST',
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify(params)})
-        .then(async (r) => [r.status, (await r.json()).reason])""", TINY)
+        .then(async (r) => [r.status, (await r.json()).reason])""", LOOKUP)
     assert refused == [409, "poll_open"]
 
 
 def test_an_open_poll_keeps_the_result_from_every_screen_until_it_closes(open_page, server, screenshot_path):
-    lecturer = open_page(slide_path("amnesia"), width=1024, height=768)
+    lecturer = open_page(slide_path("recall_vs_length"), width=1024, height=768)
     lead_the_class(lecturer)
     early = open_page("/join", **PHONE)  # in the room before the rehearsal
-    widget = lecturer.locator("#slide-amnesia .demo")
+    widget = lecturer.locator("#slide-recall_vs_length .demo")
     set_params(widget, **TINY)
     widget.locator(".demo-run").click()  # the rehearsal: the result is cached from now on
     expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
     summary = widget.locator(".demo-summary").inner_text()
-    expect(early.locator("#slide-amnesia .demo-summary")).to_have_text(summary)  # following the lecturer
+    expect(early.locator("#slide-recall_vs_length .demo-summary")).to_have_text(summary)  # following the lecturer
 
-    press(lecturer, "#slide-amnesia .poll-reset")  # to ask the class for real: the rehearsal is hidden again
-    expect(lecturer.locator("#slide-amnesia .poll-status")).to_have_text(
+    press(lecturer, "#slide-recall_vs_length .poll-reset")  # to ask the class for real: the rehearsal is hidden again
+    expect(lecturer.locator("#slide-recall_vs_length .poll-status")).to_have_text(
         "The lecturer opens this poll before the demo runs.")
     assert focused(lecturer) == "poll-reset"  # still enabled: the focus stays on it
-    expect(lecturer.locator("#slide-amnesia .poll-close")).to_be_enabled()  # shows the result without asking again
+    expect(lecturer.locator("#slide-recall_vs_length .poll-close")).to_be_enabled()  # shows the result without asking again
     expect_no_result(lecturer)
     expect_no_result(early)
-    press(lecturer, "#slide-amnesia .poll-open")
-    expect(lecturer.locator("#slide-amnesia .poll-open")).to_be_disabled()
+    press(lecturer, "#slide-recall_vs_length .poll-open")
+    expect(lecturer.locator("#slide-recall_vs_length .poll-open")).to_be_disabled()
     assert focused(lecturer) == "poll-close"  # Open is disabled now: the next step has the focus
 
     late = open_page("/join", **PHONE)  # joins during the poll
@@ -233,39 +235,39 @@ def test_an_open_poll_keeps_the_result_from_every_screen_until_it_closes(open_pa
     late.screenshot(path=screenshot_path("poll-secret-phone-open.png"), full_page=True)
 
     lecturer.reload()  # the lecturer's screen keeps the secret through a reload too
-    expect(lecturer.locator("#slide-amnesia .poll-status")).to_contain_text("Open: tap your prediction")
-    expect(lecturer.locator("#slide-amnesia .poll-controls")).to_be_visible()
+    expect(lecturer.locator("#slide-recall_vs_length .poll-status")).to_contain_text("Open: tap your prediction")
+    expect(lecturer.locator("#slide-recall_vs_length .poll-controls")).to_be_visible()
     expect_no_result(lecturer)
     lecturer.screenshot(path=screenshot_path("poll-secret-lecturer-open.png"))
 
-    press(lecturer, "#slide-amnesia .poll-close")
-    expect(lecturer.locator("#slide-amnesia .poll-status")).to_contain_text("Closed with 1 answer.")
+    press(lecturer, "#slide-recall_vs_length .poll-close")
+    expect(lecturer.locator("#slide-recall_vs_length .poll-status")).to_contain_text("Closed with 1 answer.")
     assert focused(lecturer) == "demo-run"  # Close is disabled now: Run, the next step
     lecturer.keyboard.press("Enter")  # Close + Run: the cached result at once, on every screen
     for page in (lecturer, late, early):
-        expect(page.locator("#slide-amnesia .demo-summary")).to_have_text(summary)
-        expect(page.locator("#slide-amnesia .demo-badge")).to_contain_text("cached · computed on cpu")
-        expect(page.locator("#slide-amnesia .poll-outcome")).to_be_visible()
+        expect(page.locator("#slide-recall_vs_length .demo-summary")).to_have_text(summary)
+        expect(page.locator("#slide-recall_vs_length .demo-badge")).to_contain_text("cached · computed on cpu")
+        expect(page.locator("#slide-recall_vs_length .poll-outcome")).to_be_visible()
     late.screenshot(path=screenshot_path("poll-secret-phone-closed.png"), full_page=True)
 
 
 def test_a_run_during_the_poll_trains_while_the_class_votes_and_shows_at_close(open_page, server):
-    lecturer = open_page(slide_path("amnesia"), width=1024, height=768)
+    lecturer = open_page(slide_path("recall_vs_length"), width=1024, height=768)
     lead_the_class(lecturer)
     student = open_page("/join", **PHONE)
-    press(lecturer, "#slide-amnesia .poll-open")
+    press(lecturer, "#slide-recall_vs_length .poll-open")
     choice(student, 1).click()
     expect(choice(student, 1)).to_have_attribute("aria-pressed", "true")
-    widget = lecturer.locator("#slide-amnesia .demo")
-    set_params(widget, **{**TINY, "steps": 21})  # not computed yet: it trains, followed by the lecturer's page
+    widget = lecturer.locator("#slide-recall_vs_length .demo")
+    set_params(widget, **{**TINY, "steps": 11})  # not computed yet: it trains, followed by the lecturer's page
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-error")).to_have_text("The result is ready: it is shown when the poll closes.",
                                                        timeout=TRAINED)
     expect_no_result(lecturer)
     expect_no_result(student)
-    press(lecturer, "#slide-amnesia .poll-close")  # the result kept for Close appears at once, everywhere
+    press(lecturer, "#slide-recall_vs_length .poll-close")  # the result kept for Close appears at once, everywhere
     for page in (lecturer, student):
-        expect(page.locator("#slide-amnesia .poll-outcome")).to_be_visible()
-        expect(page.locator("#slide-amnesia .demo-summary")).to_contain_text("21 training steps")
+        expect(page.locator("#slide-recall_vs_length .poll-outcome")).to_be_visible()
+        expect(page.locator("#slide-recall_vs_length .demo-summary")).to_contain_text("at most 11 steps each")
     expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu")
     expect(widget.locator(".demo-error")).to_be_hidden()

@@ -37,7 +37,8 @@ def set_polls(server, state: str) -> None:
         post(server, url, {"action": "reset"})
         post(server, url, {"action": "open"})
         if state in ("open", "after"):
-            post(server, url + "/answer", {"choice": 0})  # a student's answer (a new voter each time)
+            answer = {"value": slide.poll.min} if slide.poll.kind == "number" else {"choice": 0}
+            post(server, url + "/answer", answer)  # a student's answer (a new voter each time)
         if state != "open":
             post(server, url, {"action": "close"})
 

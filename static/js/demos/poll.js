@@ -6,6 +6,7 @@
 // announced as a `pollstate` event, which the demo widget's Withhold controller follows.
 import { getJSON, postJSON } from "./api.js";
 import { instructorStatus } from "./instructor_status.js";
+import { NumberAnswers } from "./number_poll.js";
 
 // Where the focus goes when the control that started an action is disabled by it: the next step.
 const NEXT_STEP = { open: ".poll-close", close: ".demo-run", reset: ".poll-open" };
@@ -31,7 +32,12 @@ export class PollBox {
     this.source = null;
     this.message = "";
 
-    this.onChoice = (event) => this.answer(Number(event.currentTarget.dataset.choice));
+    // A number poll (data-kind="number") has a slider and a histogram in place of the choices.
+    this.number = element.dataset.kind === "number" ? new NumberAnswers(element, (value) => this.answer({ value })) : null;
+    this.refreshing = null; // the lecturer's fetch of a number poll's answers, which its event stream leaves out
+    this.refreshAgain = false; // an event came while that fetch was under way: fetch once more after it
+
+    this.onChoice = (event) => this.answer({ choice: Number(event.currentTarget.dataset.choice) });
     this.choices.forEach((button) => button.addEventListener("click", this.onChoice));
     for (const action of ["open", "close", "reset"]) {
       element.querySelector(`.poll-${action}`).addEventListener("click", (event) => this.act(action, event.currentTarget));
@@ -47,7 +53,7 @@ export class PollBox {
     }
     this.source?.close();
     this.source = new EventSource(this.element.dataset.eventsUrl);
-    this.source.addEventListener("poll", (event) => this.render(JSON.parse(event.data)));
+    this.source.addEventListener("poll", (event) => this.onPollEvent(JSON.parse(event.data)));
     try {
       const { body } = await getJSON(this.url);
       this.mine = body.mine;
@@ -58,14 +64,34 @@ export class PollBox {
     this.controls.hidden = !(await this.isInstructor);
   }
 
+  // A number poll's stream carries the answers only once it is closed (a browser's stream cannot
+  // send the token): while it is open, the lecturer's page asks for them, one request at a time.
+  async onPollEvent(state) {
+    if (!this.number || state.revealed || !(await this.isInstructor)) {
+      this.render(state);
+      return;
+    }
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = getJSON(this.url).then(({ body }) => this.render(body), () => this.render(state));
+    await this.refreshing;
+    this.refreshing = null;
+    if (this.refreshAgain) {
+      this.refreshAgain = false;
+      this.onPollEvent(state);
+    }
+  }
+
   hide() {
     this.source?.close();
     this.source = null;
   }
 
-  async answer(choice) {
+  async answer(payload) {
     try {
-      const { body } = await postJSON(this.element.dataset.answerUrl, { choice });
+      const { body } = await postJSON(this.element.dataset.answerUrl, payload);
       this.mine = body.mine;
       this.message = "";
       this.render(body);
@@ -114,6 +140,18 @@ export class PollBox {
     this.element.dataset.open = String(state.open);
     // Not opened yet and no answers: only the question shows, leaving the demo its room.
     this.element.dataset.idle = String(!state.open && !state.total);
+    if (this.number) this.number.render(state, this.mine);
+    else this.renderChoices(state);
+    this.status.textContent = this.message || (this.number ? this.number.statusText(state, this.mine) : this.choiceStatus(state));
+    this.controls.querySelector(".poll-open").disabled = state.open;
+    // After Reset the result stays hidden until Close: Close is there to show it without asking again.
+    this.controls.querySelector(".poll-close").disabled = !state.open && !state.hides_result;
+    this.element.dispatchEvent(new CustomEvent("pollstate", { bubbles: true,
+      detail: { demo: this.element.dataset.demo, hidesResult: Boolean(state.hides_result) } }));
+    this.showOutcome();
+  }
+
+  renderChoices(state) {
     state.counts.forEach((count, i) => {
       const button = this.choices[i];
       const share = percent(count, state.total);
@@ -123,19 +161,16 @@ export class PollBox {
       button.querySelector(".poll-count").textContent = state.total ? `${count} · ${share}%` : "0";
       button.setAttribute("aria-label", `${button.querySelector(".poll-choice-text").textContent}: ${count} of ${state.total} answers`);
     });
+  }
+
+  choiceStatus(state) {
     const answers = `${state.total} ${state.total === 1 ? "answer" : "answers"}`;
     const yours = this.mine === null || this.mine === undefined ? ""
       : ` Your prediction: ${this.choices[this.mine].querySelector(".poll-choice-text").textContent}.`;
-    this.status.textContent = this.message || (state.open
+    return state.open
       ? `Open: tap your prediction (you can change it until the poll closes). ${answers} so far.${yours}`
       : state.total ? `Closed with ${answers}.${yours} Now the demo settles it.`
-        : "The lecturer opens this poll before the demo runs.");
-    this.controls.querySelector(".poll-open").disabled = state.open;
-    // After Reset the result stays hidden until Close: Close is there to show it without asking again.
-    this.controls.querySelector(".poll-close").disabled = !state.open && !state.hides_result;
-    this.element.dispatchEvent(new CustomEvent("pollstate", { bubbles: true,
-      detail: { demo: this.element.dataset.demo, hidesResult: Boolean(state.hides_result) } }));
-    this.showOutcome();
+        : "The lecturer opens this poll before the demo runs.";
   }
 
   async showOutcome() {
@@ -162,19 +197,28 @@ export class PollBox {
   }
 
   drawOutcome(outcome, state) {
+    if (this.number) {
+      const [said, detail] = this.number.outcomeLines(outcome, state);
+      this.showVerdict(said, detail);
+      return;
+    }
     const measured = outcome.winner === "tie" ? "neither model was ahead with every seed" : `the ${outcome.winner_label} won`;
     let predicted = "None of the choices predicted that.";
     if (outcome.choice !== null) {
       const count = state.counts[outcome.choice];
       predicted = `${percent(count, state.total)}% of you (${count} of ${state.total}) predicted that.`;
     }
+    this.outcome.dataset.choice = String(outcome.choice);
+    this.showVerdict(`Measured: ${measured}. ${predicted}`, ` ${outcome.detail}.`);
+  }
+
+  showVerdict(said, more) {
     const line = document.createElement("strong");
-    line.textContent = `Measured: ${measured}. ${predicted}`;
+    line.textContent = said;
     const detail = document.createElement("span");
     detail.className = "poll-outcome-detail";
-    detail.textContent = ` ${outcome.detail}.`;
+    detail.textContent = more;
     this.outcome.replaceChildren(line, detail);
-    this.outcome.dataset.choice = String(outcome.choice);
     this.outcome.hidden = false;
     this.element.dataset.judged = "true";
   }

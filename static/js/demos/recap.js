@@ -30,8 +30,17 @@ function row(data) {
     return item;
   }
   head.append(colored(element("span", "recap-winner", data.winner_label), data.winner));
-  item.append(element("p", "recap-detail", data.detail + (data.longer_run ? " (longer run)" : "")));
+  item.append(element("p", "recap-detail", data.detail + (data.longer_run ? " (longer run)" : "") + guessText(data.class_guess)));
   return item;
+}
+
+// A number poll's answers beside the measurement (web/polls.py's class_guess), in a few words.
+function guessText(guess) {
+  if (!guess) return "";
+  const digits = String(guess.step).split(".")[1]?.length ?? 0;
+  const number = (value) => `${value.toFixed(digits)}${guess.unit === "%" || guess.unit === "×" ? "" : " "}${guess.unit}`;
+  return `; the class guessed ${number(guess.median)} (median), measured ${number(guess.mean)}: `
+    + `${guess.within} of ${guess.total} within the range, median error ${number(guess.median_error)}`;
 }
 
 // The tests in slide order, in two columns on a projector (down the first, then the second).

@@ -1,0 +1,217 @@
+"""A poll answered with a number (slide 3's: the tuned LSTM's accuracy in %): every refusal, the
+class's answers hidden from students until Close, the measured value against the guesses, the
+front matter's checks, and the CSV, the recap and `flask export`."""
+import csv
+import io
+import json
+
+import pytest
+
+from app import create_app
+from demos.shared.seeds import over_seeds
+from slides import SlideError, load_deck
+from slides.measured import measured_value
+from web.number_poll import settle
+
+STUDENT = {"REMOTE_ADDR": "10.0.0.7"}  # the test client on this machine is the instructor
+URL = "/api/polls/amnesia"
+
+
+@pytest.fixture
+def student(app):
+    return app.test_client()
+
+
+def answer(client, body, **kwargs):
+    return client.post(URL + "/answer", json=body, environ_base=STUDENT, **kwargs)
+
+
+def seen(client) -> dict:
+    return client.get(URL, environ_base=STUDENT).get_json()
+
+
+def cache_lstm_accuracy(app, by_seed: list[float]) -> dict:
+    """The default Amnesia result with the tuned LSTM's accuracy per seed as given; its parameters."""
+    engine = app.extensions["engine"]
+    demo, params, key = engine.resolve("amnesia", None)
+    engine.cache.put(demo.ID, key, params, {
+        "params": params, "chance": 1 / 26, "seeds": list(range(len(by_seed))), "device": "cpu", "train_seconds": 1.0,
+        "models": {"transformer": {"accuracy": over_seeds([1.0] * len(by_seed))},
+                   "lstm-tuned": {"accuracy": over_seeds(by_seed)}}})
+    return params
+
+
+def test_a_number_poll_says_its_kind_unit_and_range(client):
+    body = client.get(URL).get_json()
+    assert body["kind"] == "number" and body["unit"] == "%" and "choices" not in body
+    assert (body["min"], body["max"], body["step"]) == (0, 100, 1)
+    assert body["open"] is False and body["total"] == 0 and body["mine"] is None
+
+
+def test_students_answer_with_a_number_once_each_and_may_change_it(app, client, student):
+    client.post(URL, json={"action": "open"})
+    assert answer(student, {"value": 40}).get_json()["mine"] == 40
+    changed = answer(student, {"value": 55.5})
+    assert changed.status_code == 200 and changed.get_json()["mine"] == 55.5 and changed.get_json()["total"] == 1
+    assert answer(app.test_client(), {"value": 0}).get_json()["total"] == 2
+    assert client.get(URL).get_json()["values"] == [0, 55.5]
+
+
+@pytest.mark.parametrize("body", ['{}', '{"value": true}', '{"value": "50"}', '{"value": NaN}', '{"value": Infinity}',
+                                  '{"value": 1e999}', '{"value": -1}', '{"value": 100.5}', '{"value": null}',
+                                  '{"choice": 0}', '{"value": 5, "name": "Ada"}', '[5]'])
+def test_a_bad_number_is_a_400_and_counts_nothing(client, student, body):
+    client.post(URL, json={"action": "open"})
+    response = student.post(URL + "/answer", data=body, content_type="application/json", environ_base=STUDENT)
+    assert response.status_code == 400, response.get_json()
+    if body != "[5]":  # not an object at all: refused before the poll is asked
+        assert response.get_json()["param"] == "value" and "from 0 to 100" in response.get_json()["error"]
+    assert client.get(URL).get_json()["total"] == 0
+
+
+def test_a_choice_poll_refuses_a_number(client, student):
+    choice_poll = "/api/polls/recall_vs_length"
+    client.post(choice_poll, json={"action": "open"})
+    response = student.post(choice_poll + "/answer", json={"value": 1}, environ_base=STUDENT)
+    assert response.status_code == 400 and response.get_json()["param"] == "choice"
+
+
+def test_a_closed_number_poll_refuses_answers(client, student):
+    assert answer(student, {"value": 10}).status_code == 409
+    client.post(URL, json={"action": "open"})
+    answer(student, {"value": 10})
+    client.post(URL, json={"action": "close"})
+    refused = answer(student, {"value": 90})
+    assert refused.status_code == 409 and "not open" in refused.get_json()["error"]
+    assert client.get(URL).get_json()["values"] == [10]
+
+
+def test_a_flood_of_numbers_is_refused_with_retry_after(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache"), "POLL_ANSWERS_PER_MINUTE": 2})
+    lecturer, student = app.test_client(), app.test_client()
+    lecturer.post(URL, json={"action": "open"})
+    statuses = [answer(student, {"value": v}).status_code for v in (1, 2, 3, 4)]
+    assert statuses == [200, 200, 200, 429]
+    assert lecturer.get(URL).get_json()["values"] == [3]
+
+
+def test_the_class_sees_the_answers_only_once_the_poll_is_closed(app, client, student):
+    client.post(URL, json={"action": "open"})
+    answer(student, {"value": 30})
+    answer(app.test_client(), {"value": 70})
+    while_open = seen(student)
+    assert while_open["total"] == 2 and while_open["mine"] == 30 and while_open["revealed"] is False
+    assert "values" not in while_open and "median" not in while_open
+    stream = student.get(URL + "/events", buffered=False, environ_base=STUDENT)
+    event = json.loads(next(iter(stream.response)).decode().split("data: ", 1)[1])
+    stream.close()
+    assert event["total"] == 2 and "values" not in event
+    lecturer = client.get(URL).get_json()
+    assert lecturer["values"] == [30, 70] and lecturer["median"] == 50  # the projector draws them live
+    client.post(URL, json={"action": "close"})
+    closed = seen(student)
+    assert closed["revealed"] is True and closed["values"] == [30, 70] and closed["median"] == 50
+
+
+def test_the_instructor_with_a_token_sees_the_answers_while_open(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache"), "INSTRUCTOR_TOKEN": "s3cret"})
+    lecturer, student = app.test_client(), app.test_client()
+    lecturer.post(URL, json={"action": "open"}, headers={"X-Instructor-Token": "s3cret"})
+    answer(student, {"value": 12})
+    assert "values" not in lecturer.get(URL).get_json()  # this machine without the token is a student here
+    assert lecturer.get(URL, headers={"X-Instructor-Token": "s3cret"}).get_json()["values"] == [12]
+
+
+def test_the_outcome_is_refused_to_students_until_close_then_settles_the_guesses(app, client, student):
+    params = cache_lstm_accuracy(app, [0.40, 0.45, 0.50])
+    client.post(URL, json={"action": "open"})
+    for guess in (4, 42, 50, 51, 90):
+        answer(app.test_client(), {"value": guess})
+    refused = student.post(URL + "/outcome", json=params, environ_base=STUDENT)
+    assert refused.status_code == 409 and refused.get_json()["reason"] == "poll_open"
+    client.post(URL, json={"action": "close"})
+    body = student.post(URL + "/outcome", json=params, environ_base=STUDENT).get_json()
+    outcome = body["outcome"]
+    assert body["status"] == "done" and outcome["kind"] == "number" and outcome["centre"] == "mean"
+    assert (outcome["mean"], outcome["low"], outcome["high"]) == pytest.approx((45, 40, 50))
+    # 42 and 50 are in [40, 50]; 51 is not (half a step is 0.5); errors from 45: 41, 3, 5, 6, 45
+    assert outcome["within"] == 2 and outcome["total"] == 5 and outcome["median_error"] == pytest.approx(6)
+
+
+def test_the_outcome_of_a_result_without_the_value_is_missing(app, client):
+    engine = app.extensions["engine"]
+    demo, params, key = engine.resolve("amnesia", None)
+    engine.cache.put(demo.ID, key, params, {"params": params, "models": {}})
+    assert client.post(URL + "/outcome", json=params).get_json() == {"status": "missing"}
+
+
+def test_within_a_range_of_zero_width_means_within_half_a_step():
+    one_seed = {"mean": 10.0, "low": 10.0, "high": 10.0, "centre": "mean"}
+    settled = settle([9.4, 9.5, 10.0, 10.5, 10.6], one_seed, step=1.0)
+    assert settled["within"] == 3 and settled["total"] == 5
+    assert settled["median"] == 10.0 and settled["median_error"] == pytest.approx(0.5)
+    assert settle([], one_seed, 1.0) == {**one_seed, "total": 0, "within": 0, "median": None, "median_error": None}
+
+
+def test_a_path_reads_a_list_item_by_its_fields_and_a_timings_median():
+    result = {"models": [{"model": "lstm-tuned", "width": 4, "held": over_seeds([1.0, 2.0])},
+                         {"model": "lstm-tuned", "width": 16, "held": over_seeds([3.0, 5.0])}],
+              "speedup": [{"length": 4096, "median": 2.0, "min": 1.5, "max": 3.0}]}
+    assert measured_value(result, "models[model=lstm-tuned,width=16].held") == {
+        "mean": 4.0, "low": 3.0, "high": 5.0, "centre": "mean"}
+    assert measured_value(result, "speedup[length=4096]", 10)["mean"] == 20.0
+    assert measured_value(result, "speedup[-1]")["centre"] == "median"
+    assert measured_value(result, "speedup[1]") is None
+    assert measured_value(result, "models[width=32].held") is None
+    assert measured_value(result, "models[model=lstm-tuned].held") is None  # two items match: no guessing which
+    assert measured_value(result, "models") is None
+
+
+@pytest.mark.parametrize("number, message", [
+    ("{measured: a.b, unit: '%', min: 0, max: 100}", "needs measured, unit, min, max and step"),
+    ("{measured: a.b, unit: '%', min: 0, max: 100, step: 1, colour: red}", "needs measured"),
+    ("{measured: a.b, unit: '%', min: 100, max: 0, step: 1}", "min < max"),
+    ("{measured: a.b, unit: '%', min: 0, max: 100, step: 0}", "step above 0"),
+    ("{measured: a.b, unit: '%', min: 0, max: 100, step: 1, scale: -1}", "scale above 0"),
+    ("{measured: a.b, unit: '%', min: 0, max: true, step: 1}", "max must be numbers"),
+    ("{measured: a.b, unit: '%', min: zero, max: 100, step: 1}", "min must be numbers"),
+    ("{measured: 'a..b', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
+    ("{measured: 'a[width]', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
+    ("{measured: 'a[1.5]', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
+    ("[1, 2]", "needs measured"),
+])
+def test_a_badly_written_number_poll_is_refused_with_the_reason(tmp_path, number, message):
+    (tmp_path / "01-amnesia.md").write_text(f"---\ntitle: T\ndemo: amnesia\npoll:\n  question: How much?\n"
+                                            f"  number: {number}\n---\nBody\n")
+    with pytest.raises(SlideError, match=message):
+        load_deck(tmp_path)
+
+
+def test_a_poll_with_both_choices_and_a_number_is_refused(tmp_path):
+    (tmp_path / "01-amnesia.md").write_text("---\ntitle: T\ndemo: amnesia\npoll:\n  question: Q?\n"
+                                            "  choices: {lstm: L, tie: T}\n"
+                                            "  number: {measured: a, unit: x, min: 0, max: 1, step: 1}\n---\nB\n")
+    with pytest.raises(SlideError, match="either choices"):
+        load_deck(tmp_path)
+
+
+def test_the_csv_the_recap_and_the_export_give_the_median_and_the_measurement(app, client, student, tmp_path):
+    cache_lstm_accuracy(app, [0.40, 0.45, 0.50])
+    client.post(URL, json={"action": "open"})
+    for guess in (20, 44):
+        answer(app.test_client(), {"value": guess})
+    client.post(URL, json={"action": "close"})
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/polls.csv").get_data(as_text=True))))
+    row = next(row for row in rows if row["demo"] == "amnesia")
+    assert (row["answers"], row["median"], row["unit"], row["measured_mean"], row["measured_low"],
+            row["measured_high"], row["within"], row["median_error"]) == ("2", "32", "%", "45", "40", "50", "1", "13")
+    recap = {row["demo"]: row for row in client.get("/api/recap").get_json()["rows"]}
+    guess = recap["amnesia"]["class_guess"]
+    assert (guess["median"], guess["within"], guess["total"], guess["unit"]) == (32, 1, 2, "%")
+    assert "class_guess" not in recap["recall_vs_length"]
+    out = tmp_path / "export"
+    run = app.test_cli_runner().invoke(args=["export", str(out)])
+    assert run.exit_code == 0, run.output
+    frozen = json.loads((out / "polls" / "amnesia.json").read_text())
+    assert frozen["kind"] == "number" and frozen["values"] == [20, 44] and frozen["open"] is False
+    assert frozen["outcome"]["within"] == 1 and frozen["outcome"]["mean"] == pytest.approx(45)
