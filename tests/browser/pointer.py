@@ -7,16 +7,17 @@ from playwright.sync_api import expect
 CLOSE = 0.03  # how far (a fraction of the canvas each way) a drawn dot may be from where it was aimed
 
 
-def _move_over(page, selector: str, x: float, y: float) -> None:
+def _move_over(page, selector: str, x: float, y: float, steps: int = 1) -> None:
     box = page.locator(selector).bounding_box()  # as drawn: the scaled canvas, or the picture
-    page.mouse.move(box["x"] + x * box["width"], box["y"] + y * box["height"])
+    page.mouse.move(box["x"] + x * box["width"], box["y"] + y * box["height"], steps=steps)
 
 
-def point_holding_l(lecturer, x: float, y: float) -> None:
-    """Hold L in the lecturer's slides window (if not held already) and move the mouse to (x, y) of the slide."""
+def point_holding_l(lecturer, x: float, y: float, steps: int = 1) -> None:
+    """Hold L in the lecturer's slides window (if not held already) and move the mouse to (x, y) of the
+    slide, in `steps` moves."""
     if not lecturer.evaluate("() => window.greatShift.pointer.held"):
         lecturer.keyboard.down("l")
-    _move_over(lecturer, ".canvas", x, y)
+    _move_over(lecturer, ".canvas", x, y, steps)
 
 
 def release_l(lecturer) -> None:

@@ -1,6 +1,8 @@
 """The lecturer's pointer as the class sees it: the lecturer at a 1024×768 projector holds L and
 points, and a following phone (390×844) shows the red dot at the same place of the slide; it moves
 with the mouse, the presenter view's toggle points too, and releasing the key hides it everywhere."""
+import time
+
 import pytest
 
 from tests.browser.classroom import TOKEN, lead_the_class
@@ -30,7 +32,14 @@ def test_a_following_phone_sees_the_lecturers_pointer_where_the_lecturer_points(
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390, "the phone's page is not widened"
     phone.screenshot(path=screenshot_path("pointer-phone-390x844.png"))
     lecturer.screenshot(path=screenshot_path("pointer-lecturer-1024x768.png"))
-    point_holding_l(lecturer, 0.62, 0.35)  # the dot follows the mouse
+    posts = []
+    lecturer.on("request", lambda request: posts.append(request) if request.url.endswith("/api/follow/pointer") else None)
+    started = time.monotonic()
+    point_holding_l(lecturer, 0.62, 0.35, steps=20)  # the dot follows the mouse
+    lecturer.wait_for_function("() => window.greatShift.pointer.sent?.x === 0.62")  # the last place is always sent
+    moving_ms = (time.monotonic() - started) * 1000
+    assert 1 <= len(posts) <= moving_ms / 50 + 2, f"{len(posts)} posts in {moving_ms:.0f} ms: at most one per 50 ms"
+    assert posts[-1].post_data_json == {"x": 0.62, "y": 0.35}
     expect_pointer_at(phone, 0.62, 0.35)
     release_l(lecturer)
     expect_no_pointer(lecturer)

@@ -24,6 +24,7 @@ export class PresenterPointer {
     picture.frame.addEventListener("pointermove", this.onMove);
     picture.frame.addEventListener("pointerleave", this.onLeave);
     window.addEventListener("blur", this.onLeave);
+    window.addEventListener("pagehide", this.onLeave); // closing this window takes the dot away too
   }
 
   toggle() {
