@@ -68,7 +68,7 @@ def test_random_parameters_to_every_demo(client, demo_id, body, endpoint):
 @given(body=JSON)
 def test_random_bodies_of_any_shape(client, body):
     data = json.dumps(body, allow_nan=True).encode()
-    for path in ["/api/demos/line_fit/run", "/api/follow", "/api/follow/pointer", "/api/warm", "/api/demos/system_check/lookup"]:
+    for path in ["/api/demos/line_fit/run", "/api/follow", "/api/warm", "/api/demos/system_check/lookup"]:
         response = client.post(path, data=data, content_type="application/json", headers={"X-Instructor-Token": "t"})
         check_answer(response, api=True)
 
