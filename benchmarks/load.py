@@ -14,7 +14,11 @@ over their two event streams, reads the poll and answers it (a third change thei
 Target: 0 errors, every answer counted once (the final counts, and the last counts every
 student's stream received, equal the students' last choices), p99 under 100 ms.
 
-    python -m benchmarks.load [--students 200] [--seconds 60] [--server gunicorn|flask] [--url URL] [--poll]
+With --loop, the class in the loop (benchmarks/class_loop.py): while 200 follow, every student
+sends a number within 10 s, 50 send questions within the minute and the others upvote them, and
+the lecturer moves the pointer.
+
+    python -m benchmarks.load [--students 200] [--seconds 60] [--server gunicorn|flask] [--url URL] [--poll | --loop]
 
 The client is a small asyncio HTTP/1.1 client of our own: one process, one thread, so that
 it takes as little of the machine's CPU from the server as possible.
@@ -30,102 +34,15 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections import defaultdict
 from pathlib import Path
 from urllib.parse import urlparse
 
+from benchmarks import class_loop
+from benchmarks.load_client import Connection, Results, first_event, open_stream, print_latencies, timed
 from benchmarks.stats import percentile
 from tests.live_server import ROOT, free_port
 
 CACHED_DEMO = "system_check"
-
-
-class Connection:
-    """One keep-alive HTTP/1.1 connection, keeping the cookies the server sets (a browser's)."""
-
-    def __init__(self, host: str, port: int):
-        self.host, self.port = host, port
-        self.reader = self.writer = None
-        self.cookies: dict[str, str] = {}
-
-    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(body)}\r\n"
-                "Accept-Encoding: gzip\r\n")  # as every browser sends
-        if self.cookies:
-            head += "Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()) + "\r\n"
-        if body:
-            head += "Content-Type: application/json\r\n"
-        self.writer.write(head.encode() + b"\r\n" + body)
-        status_line = await self.reader.readline()
-        if not status_line:
-            raise ConnectionError("the server closed the connection")
-        status = int(status_line.split()[1])
-        headers = {}
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode().partition(":")
-            headers[name.strip().lower()] = value.strip()
-            if name.strip().lower() == "set-cookie":
-                cookie, _, _ = value.strip().partition(";")
-                self.cookies[cookie.partition("=")[0]] = cookie.partition("=")[2]
-        content = await self.reader.readexactly(int(headers.get("content-length", 0)))
-        if headers.get("connection", "").lower() == "close":
-            self.close()
-        return status, content
-
-    def close(self):
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = self.reader = None
-
-
-async def first_event(host: str, port: int, path: str) -> None:
-    """Open an event stream, read until its first event, and hang up (a student who looks, then leaves)."""
-    reader, writer = await asyncio.open_connection(host, port)
-    try:
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
-        status_line = await reader.readline()
-        status = int(status_line.split()[1])
-        if status != 200:
-            raise RuntimeError(f"event stream answered {status}")
-        data = b""
-        while True:
-            chunk = await reader.read(4096)
-            if not chunk:
-                raise ConnectionError("the event stream ended before its first event")
-            data += chunk
-            start = data.find(b"event:")
-            if start >= 0 and b"\n\n" in data[start:]:
-                return
-    finally:
-        writer.close()
-
-
-class Results:
-    def __init__(self):
-        self.latency = defaultdict(list)
-        self.errors = defaultdict(int)
-        self.error_examples = []
-
-    def record(self, kind: str, seconds: float, ok: bool, detail: str = ""):
-        if ok:
-            self.latency[kind].append(seconds)
-        else:
-            self.errors[kind] += 1
-            if len(self.error_examples) < 5:
-                self.error_examples.append(f"{kind}: {detail}")
-
-
-async def timed(results: Results, kind: str, coroutine):
-    started = time.perf_counter()
-    try:
-        outcome = await coroutine
-        ok = outcome is None or outcome[0] < 400
-        detail = "" if ok else f"HTTP {outcome[0]}"
-    except Exception as error:  # a failed request is counted, and the student carries on
-        ok, detail = False, repr(error)
-    results.record(kind, time.perf_counter() - started, ok, detail)
 
 
 async def student(host, port, deadline, results: Results, job_events: dict, rng: random.Random):
@@ -179,17 +96,6 @@ async def run_load(url: str, students: int, seconds: float, demo: str, params: d
 
 
 POLL_DEMO = "amnesia"
-
-
-async def open_stream(host: str, port: int, path: str):
-    """An event stream, open: (reader, writer) once the server has answered 200."""
-    reader, writer = await asyncio.open_connection(host, port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
-    status = int((await reader.readline()).split()[1])
-    if status != 200:
-        writer.close()
-        raise RuntimeError(f"event stream {path} answered {status}")
-    return reader, writer
 
 
 async def last_counts(reader, seen: dict, done: asyncio.Event) -> None:
@@ -269,17 +175,6 @@ async def run_poll(url: str, students: int, seconds: float):
     return results, elapsed, expected, json.loads(body)["counts"], last
 
 
-def print_latencies(results: Results, kinds: tuple[str, ...]) -> None:
-    """One line per kind of request (median, p99, max, errors), then the errors seen."""
-    for kind in kinds:
-        values = [v * 1000 for v in results.latency[kind]]
-        if values:
-            print(f"  {kind:<16} n={len(values):6d}  p50 {percentile(values, 50):7.1f} ms  "
-                  f"p99 {percentile(values, 99):7.1f} ms  max {max(values):7.1f} ms  errors {results.errors[kind]}")
-    for example in results.error_examples:
-        print(f"  error: {example}")
-
-
 def report_poll(args, results: Results, elapsed: float, expected: list, final: list, stream_counts: list) -> None:
     total = sum(len(v) for v in results.latency.values()) + sum(results.errors.values())
     errors = sum(results.errors.values())
@@ -328,6 +223,10 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=200)
     parser.add_argument("--seconds", type=float, help="how long the load lasts (default 60; with --poll, 10)")
     parser.add_argument("--poll", action="store_true", help="the class answers a poll instead (see above)")
+    parser.add_argument("--loop", action="store_true",
+                        help="the class in the loop instead: numbers, questions, upvotes, the pointer (benchmarks/class_loop.py)")
+    parser.add_argument("--answer-seconds", type=float, default=10, help="with --loop: when every number is in")
+    parser.add_argument("--askers", type=int, default=50, help="with --loop: how many students send a question")
     parser.add_argument("--server", choices=("gunicorn", "flask"), default="gunicorn")
     parser.add_argument("--url", help="an already running server (then --server is ignored)")
     parser.add_argument("--train-demo", default="line_fit")
@@ -342,6 +241,10 @@ def main() -> None:
         if url is None:
             process, url = start_server(args.server, Path(tmp) / "cache", args.torch_threads)
         try:
+            if args.loop:
+                parsed = urlparse(url)
+                class_loop.report(args, *asyncio.run(class_loop.run_class_loop(parsed.hostname, parsed.port, args)))
+                return
             if args.poll:
                 report_poll(args, *asyncio.run(run_poll(url, args.students, args.seconds)))
                 return

@@ -50,7 +50,8 @@ def test_the_presenter_keys_scroll_the_notes_move_the_slides_and_have_their_own_
     notes = presenter.locator(".presenter-notes")
     expect(notes.locator("p").first).to_be_visible()
     presenter.set_viewport_size({"width": 1000, "height": 500})  # the notes no longer fit
-    assert notes.evaluate("pane => pane.scrollHeight > pane.clientHeight")
+    presenter.wait_for_function("() => { const pane = document.querySelector('.presenter-notes');"
+                                " return pane.scrollHeight > pane.clientHeight; }")
     presenter.keyboard.press("ArrowDown")
     presenter.wait_for_function("() => document.querySelector('.presenter-notes').scrollTop > 0")
     presenter.keyboard.press("j")
