@@ -4,7 +4,7 @@ from pathlib import Path
 from flask import Flask
 
 from web import (api, assets, cli, compression, deck, engine, errors, export, follow, headers, health, join,
-                 links, logs, polls, recap, room, static_assets)
+                 links, logs, pointer, polls, recap, room, static_assets)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -44,6 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
     deck.init_app(app)
     api.init_app(app)
     follow.init_app(app)
+    pointer.init_app(app)
     polls.init_app(app)
     join.init_app(app)
     health.init_app(app)

@@ -23,9 +23,11 @@ class Board:
         self.directory = Path(directory) / "board" if directory else None
         self.memory: dict[str, tuple[int, object]] = {}  # name → (version, value), this process's view
         self.lock = threading.Lock()
-        # One condition per notice, all over the same lock: a change wakes only those waiting on that
-        # notice (a class's poll answers do not wake every follow-mode stream).
-        self.conditions: dict[str, threading.Condition] = {}
+        # One condition per set of notices waited on together (most waits are on one), all over the same
+        # lock: a change wakes only those waiting on that notice (a class's poll answers do not wake
+        # every follow-mode stream, which waits on the follow state and the lecturer's pointer).
+        self.conditions: dict[tuple[str, ...], threading.Condition] = {}
+        self.waiting_on: dict[str, list[threading.Condition]] = {}  # name → the conditions that include it
         self.watched: set[str] = set()  # the names someone in this process has waited on
         self.watcher: threading.Thread | None = None
 
@@ -44,7 +46,7 @@ class Board:
                 self.directory = None
         with self.lock:
             self.memory[name] = (version, value)
-            self._condition(name).notify_all()
+            self._notify(name)
         return version
 
     def read(self, name: str, default=None) -> tuple[int, object]:
@@ -55,17 +57,31 @@ class Board:
 
     def wait(self, name: str, seen_version: int, timeout: float, default=None) -> tuple[int, object]:
         """Block until `name` has a version newer than `seen_version`, or `timeout` passes."""
-        self.watched.add(name)
+        return self.wait_any({name: seen_version}, timeout, default)[name]
+
+    def wait_any(self, seen: dict[str, int], timeout: float, default=None) -> dict[str, tuple[int, object]]:
+        """Block until any notice of `seen` (name → the version seen last) has a newer version, or
+        `timeout` passes; returns each one's (version, value), as this process has them now."""
+        self.watched.update(seen)
         self._start_watcher()
         with self.lock:
-            self._condition(name).wait_for(lambda: self.memory.get(name, (0, None))[0] > seen_version, timeout=timeout)
-            return self.memory.get(name, (0, default))
+            self._condition(tuple(seen)).wait_for(
+                lambda: any(self.memory.get(name, (0, None))[0] > version for name, version in seen.items()),
+                timeout=timeout)
+            return {name: self.memory.get(name, (0, default)) for name in seen}
 
-    def _condition(self, name: str) -> threading.Condition:
-        """The condition of `name` (call with the lock held)."""
-        if name not in self.conditions:
-            self.conditions[name] = threading.Condition(self.lock)
-        return self.conditions[name]
+    def _condition(self, names: tuple[str, ...]) -> threading.Condition:
+        """The condition of waiting on `names` together (call with the lock held)."""
+        if names not in self.conditions:
+            self.conditions[names] = threading.Condition(self.lock)
+            for name in names:
+                self.waiting_on.setdefault(name, []).append(self.conditions[names])
+        return self.conditions[names]
+
+    def _notify(self, name: str) -> None:
+        """Wake whoever waits on `name`, alone or with others (call with the lock held)."""
+        for condition in self.waiting_on.get(name, ()):
+            condition.notify_all()
 
     def _refresh(self, name: str) -> bool:
         """Read `name` from disk if another process has posted a newer version; True if it changed."""
@@ -83,7 +99,7 @@ class Board:
             if version <= self.memory.get(name, (0, None))[0]:
                 return False
             self.memory[name] = (version, value)
-            self._condition(name).notify_all()
+            self._notify(name)
             return True
 
     def _start_watcher(self) -> None:
@@ -94,11 +110,15 @@ class Board:
             self.watcher.start()
 
     def _watch(self) -> None:
-        stamps: dict[str, int] = {}
+        stamps: dict[str, tuple[int, int]] = {}
         while self.directory is not None:
             for name in list(self.watched):
                 try:
-                    stamp = self.path(name).stat().st_mtime_ns
+                    # The file's inode too: each post is a new file (written, then renamed), and two
+                    # posts within the file system's clock tick (a pointer's move, then its hiding)
+                    # can share a modification time.
+                    status = self.path(name).stat()
+                    stamp = (status.st_mtime_ns, status.st_ino)
                 except OSError:
                     continue  # not posted yet
                 if stamps.get(name) != stamp:

@@ -63,3 +63,27 @@ def test_the_board_lists_the_notices_of_one_kind_from_every_process(tmp_path, on
     (other if on_disk else one).write(notices.audience("host", 2), {"streams": 1})
     one.write(notices.poll("amnesia"), {"open": True})
     assert one.names(notices.AUDIENCE) == [notices.audience("host", 1), notices.audience("host", 2)]
+
+
+def test_a_wait_on_several_notices_wakes_when_another_process_posts_any_of_them(tmp_path):
+    writer, reader = Board(tmp_path), Board(tmp_path)
+    seen = {"follow": writer.write("follow", {"n": 1}), "pointer": 0}
+    reader.read("follow")
+    posted = threading.Timer(0.2, lambda: writer.write("pointer", {"x": 0.5}))
+    posted.start()
+    started = time.monotonic()
+    news = reader.wait_any(seen, timeout=10)
+    assert news["pointer"][1] == {"x": 0.5} and news["follow"] == (seen["follow"], {"n": 1})
+    assert time.monotonic() - started < 5, "woken by the post, not by the timeout"
+
+
+def test_two_posts_within_one_tick_of_the_file_clock_both_reach_another_process(tmp_path):
+    """A pointer's last move and its hiding can be written in the same millisecond: the second is a
+    new file with the same modification time, and the other process must not take it for the first."""
+    writer, reader = Board(tmp_path), Board(tmp_path)
+    first = writer.write("pointer", {"x": 0.5})
+    assert reader.wait("pointer", 0, timeout=5)[0] == first
+    stamp = writer.path("pointer").stat().st_mtime_ns
+    writer.write("pointer", {"x": None})
+    os.utime(writer.path("pointer"), ns=(stamp, stamp))  # as if in the same tick
+    assert reader.wait("pointer", first, timeout=5)[1] == {"x": None}

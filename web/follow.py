@@ -3,7 +3,8 @@
   GET  /api/follow          {"on": bool, "n": slide, "demo": {"id", "params", "job", "events"} | null}
                             (to a student while that demo's poll hides its result: {"id", "reason": "poll_open"})
   POST /api/follow          (instructor) any of "on", "n", "demo": move the class
-  GET  /api/follow/events   the same state as Server-Sent Events, now and after every change
+  GET  /api/follow/events   the same state as Server-Sent Events (`follow`), now and after every change,
+                            and the lecturer's pointer (`pointer`: web/pointer.py) when it moves
   GET  /api/follow/audience (instructor) {"students": open follow streams of students, "on": bool}
 
 The state is a notice on the engine's board, so every server process sees the same one. Each
@@ -35,6 +36,7 @@ NOTICE = notices.FOLLOW
 NOBODY_LEADS = {"on": False, "n": 1, "demo": None}
 AUDIENCE_REPOST_SECONDS = 5  # a process with open streams posts its count at least this often,
 AUDIENCE_STALE_SECONDS = 20  # so a count older than this is from a process that has gone
+POINTER_EVERY_SECONDS = 0.05  # a stream sends the pointer at most 20 times a second, always its newest place
 
 
 def board() -> Board:
@@ -163,17 +165,45 @@ def update():
 
 @bp.get("/events")
 def events():
-    """A `follow` event with the state now, and again after every change. A student's stream is
-    counted while it is open (the lecturer's own pages are not: this machine, or `?lecturer`)."""
+    """A `follow` event with the state now, and again after every change; a `pointer` event when the
+    lecturer's pointer moves, shows or hides. A student's stream is counted while it is open (the
+    lecturer's own pages are not: this machine, or `?lecturer`)."""
     student = not is_instructor() and "lecturer" not in request.args
     audience = get_audience() if student else None
+    engine_board = board()
+    # The version of each notice this stream sent last: the follow state first, then the pointer if
+    # it was ever shown. The pointer's own notice changes 20 times a second while the lecturer points.
+    sent = {NOTICE: -1, notices.POINTER: 0}
+    latest: dict[str, tuple[int, object]] = {}
+    pointer_sent_at = 0.0
 
-    def wait_for_change(seen: int, timeout: float) -> int:
+    def wait_for_change(seen, timeout: float) -> tuple[int, int]:
         if audience is not None:
             audience.keep_fresh()
-        return board().wait(NOTICE, seen, timeout, NOBODY_LEADS)[0]
+        latest.update(engine_board.wait_any(sent, timeout))
+        only_the_pointer_moved = latest[NOTICE][0] == sent[NOTICE] and latest[notices.POINTER][0] > sent[notices.POINTER]
+        pause = pointer_sent_at + POINTER_EVERY_SECONDS - time.monotonic()
+        if only_the_pointer_moved and pause > 0:
+            # A burst of moves: wait out the rest of the interval, then send only the newest place,
+            # so that a phone on a slow network never receives a backlog of old ones.
+            time.sleep(pause)
+            latest.update(engine_board.wait_any(sent, 0))
+        return latest[NOTICE][0], latest[notices.POINTER][0]
 
-    response = event_stream(wait_for_change, lambda: ("follow", public(read_state()[1]), False))
+    def current() -> list[tuple[str, dict, bool]]:
+        nonlocal pointer_sent_at
+        events = []
+        if latest[NOTICE][0] > sent[NOTICE]:
+            sent[NOTICE] = latest[NOTICE][0]
+            events.append(("follow", public(read_state()[1]), False))
+        version, pointer = latest[notices.POINTER]
+        if version > sent[notices.POINTER]:
+            sent[notices.POINTER] = version
+            pointer_sent_at = time.monotonic()
+            events.append(("pointer", pointer, False))
+        return events
+
+    response = event_stream(wait_for_change, current)
     if audience is not None and response.status_code == 200:
         response.response = audience.counted(response.response)
     return response

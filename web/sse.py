@@ -9,7 +9,7 @@ the thread ends).
 import json
 import threading
 from contextlib import nullcontext
-from typing import Callable, ContextManager, Iterator
+from typing import Any, Callable, ContextManager, Iterator
 
 from flask import Response, current_app, jsonify, stream_with_context
 
@@ -26,13 +26,17 @@ def format_event(event: str, data: dict) -> str:
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def event_stream(wait_for_change: Callable[[int, float], int], current: Callable[[], tuple[str, dict, bool]],
+Event = tuple[str, dict, bool]  # (event name, data, final)
+
+
+def event_stream(wait_for_change: Callable[[Any, float], Any], current: Callable[[], Event | list[Event]],
                  watching: Callable[[], ContextManager] = nullcontext) -> Response:
     """Send `current()` now and after every change; stop after an event marked final.
 
     `wait_for_change(seen_version, timeout)` blocks until something changes and returns the
-    version now; `current()` returns (event name, data, final). `watching()` is held while the
-    stream is open (a job counts who follows it).
+    version now (anything comparable, e.g. a tuple when a stream watches several notices);
+    `current()` returns (event name, data, final), or a list of them when one change makes
+    several events. `watching()` is held while the stream is open (a job counts who follows it).
     """
     global _open
     with _open_lock:
@@ -56,11 +60,12 @@ def event_stream(wait_for_change: Callable[[int, float], int], current: Callable
                         yield ": still here\n\n"
                         continue
                     seen = version
-                    event, data, final = current()
-                    yield retry + format_event(event, data)
-                    retry = ""
-                    if final:
-                        return
+                    events = current()
+                    for event, data, final in events if isinstance(events, list) else [events]:
+                        yield retry + format_event(event, data)
+                        retry = ""
+                        if final:
+                            return
         finally:  # also when the listener has gone and the server closes the stream
             with _open_lock:
                 _open -= 1

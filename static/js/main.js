@@ -9,6 +9,7 @@ import { InstructorPanel } from "./deck/instructor.js";
 import { JoinScreen, showJoinAddress } from "./deck/join.js";
 import { Keyboard } from "./deck/keyboard.js";
 import { Overview } from "./deck/overview.js";
+import { Pointer } from "./deck/pointer.js";
 import { PresenterLink } from "./deck/presenter_link.js";
 import { Print } from "./deck/print.js";
 import { Progress } from "./deck/progress.js";
@@ -31,6 +32,7 @@ startRecap(deck);
 const presenter = new PresenterLink(deck, demos, blank);
 const follow = new Follow(deck, demos);
 const instructor = new InstructorPanel(deck, follow);
+const pointer = new Pointer(deck, follow);
 const polls = new Polls(deck.root, deck.root.dataset.instructorUrl);
 const showPoll = () => polls.show(deck.current.dataset.demo);
 deck.addEventListener("slidechange", showPoll);
@@ -55,6 +57,7 @@ const actions = {
   instructor: () => instructor.toggle(),
   join: () => joinScreen.toggle(),
   rejoin: () => follow.rejoin(),
+  pointer: () => pointer.hold(), // held: released on the key's keyup (pointer.js)
 };
 
 new Keyboard(actions, [blank, joinScreen, help, instructor, goTo, overview]);
@@ -69,7 +72,7 @@ deck.root.addEventListener("click", (event) => {
   if (button) actions[button.dataset.action]();
 });
 
-window.greatShift = { deck, demos, follow, polls }; // for the browser console and the tests
+window.greatShift = { deck, demos, follow, polls, pointer }; // for the browser console and the tests
 
 // Once the page is up and painted, download the chart library in the background, ready for the first chart.
 window.addEventListener("load", () => afterNextPaint(1000).then(fetchPlotly), { once: true });

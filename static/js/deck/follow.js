@@ -41,6 +41,20 @@ export class Follow {
     this.source?.close();
     this.source = new EventSource(this.leading || instructorToken.get() ? `${url}?lecturer` : url);
     this.source.addEventListener("follow", (event) => this.onState(JSON.parse(event.data)));
+    this.source.addEventListener("pointer", (event) => this.onPointer(JSON.parse(event.data)));
+  }
+
+  // The lecturer's pointer ({x, y, n} or {x: null}): passed on to be drawn (static/js/deck/pointer.js)
+  // while this page follows the lecturer and is on their slide, and taken away otherwise.
+  onPointer(pointer) {
+    this.pointer = pointer;
+    this.showPointer();
+  }
+
+  showPointer() {
+    const { x, y, n } = this.pointer ?? { x: null };
+    const shown = x !== null && this.state?.on && this.following && !this.leading && n === this.deck.n;
+    this.deck.root.dispatchEvent(new CustomEvent("lecturerpointer", { detail: shown ? { x, y } : null }));
   }
 
   async setLeading(on) {
@@ -100,6 +114,7 @@ export class Follow {
   }
 
   onSlideChange() {
+    this.showPointer(); // the lecturer's dot is on the lecturer's slide only
     if (this.applying) return;
     if (this.leading) {
       this.post({ n: this.deck.n });
@@ -166,5 +181,6 @@ export class Follow {
       : this.following ? "Following the lecturer"
         : this.ownRun ? "Your own run: not following the lecturer" : "Browsing on your own";
     this.rejoinButton.hidden = !on || this.leading || this.following;
+    this.showPointer();
   }
 }

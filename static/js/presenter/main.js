@@ -9,6 +9,7 @@ import { getJSON } from "../demos/api.js";
 import { Polls } from "../demos/poll.js";
 import { Audience } from "./audience.js";
 import { SlidePicture, plainSlideHtml } from "./picture.js";
+import { PresenterPointer } from "./pointer.js";
 import { Timer } from "./timer.js";
 
 // The presenter window's keys (its `?` lists them). PageUp and PageDown move slides, as in the
@@ -224,4 +225,5 @@ new Keyboard({
 }, [help, goTo], PRESENTER_KEYMAP);
 new Timer(root);
 new Audience(root);
+new PresenterPointer(root, view.nowPicture, view.channel);
 window.greatShiftPresenter = view;

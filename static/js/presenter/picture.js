@@ -41,6 +41,12 @@ export class SlidePicture {
     this.fit();
   }
 
+  // Where the slide's canvas is on the screen: the frame's document scaled to the picture, so a place
+  // on it, as fractions of this box, is the same place on the slides window's canvas.
+  canvasBox() {
+    return this.iframe.getBoundingClientRect();
+  }
+
   clear() {
     this.canvas.replaceChildren();
     this.frame.hidden = true;
