@@ -8,6 +8,7 @@ POLL = "poll-"  # + demo id: whether its poll is open, and each voter's choice
 AUDIENCE = "audience-"  # + host and process: that process's count of students' open follow streams
 LECTURER_RUN = "lecturer-run"  # posted when the lecturer starts a run: students' running jobs give way
 FOLLOW = "follow"  # follow mode: on or off, and the lecturer's slide and demo results
+QUESTIONS = "questions"  # the class's anonymous questions, their upvotes, and the lecturer's marks
 
 
 def job(job_id: str) -> str:
