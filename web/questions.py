@@ -164,4 +164,5 @@ def init_app(app: Flask) -> None:
     app.extensions["question_limiter"] = ratelimit.RateLimiter(int(app.config["QUESTIONS_PER_MINUTE"]), 60.0)
     app.extensions["question_vote_limiter"] = ratelimit.RateLimiter(int(app.config["QUESTION_VOTES_PER_MINUTE"]), 60.0)
     voters.init_app(app)
+    app.jinja_env.globals["question_max_length"] = MAX_TEXT
     app.register_blueprint(bp)

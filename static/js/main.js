@@ -12,6 +12,8 @@ import { Overview } from "./deck/overview.js";
 import { PresenterLink } from "./deck/presenter_link.js";
 import { Print } from "./deck/print.js";
 import { Progress } from "./deck/progress.js";
+import { QuestionsPanel } from "./deck/questions.js";
+import { QuestionsScreen } from "./deck/questions_screen.js";
 import { Scale } from "./deck/scale.js";
 import { Touch } from "./deck/touch.js";
 import { afterNextPaint, fetchPlotly } from "./demos/charts.js";
@@ -31,6 +33,8 @@ startRecap(deck);
 const presenter = new PresenterLink(deck, demos, blank);
 const follow = new Follow(deck, demos);
 const instructor = new InstructorPanel(deck, follow);
+const questions = new QuestionsPanel(deck);
+new QuestionsScreen(deck);
 const polls = new Polls(deck.root, deck.root.dataset.instructorUrl);
 const showPoll = () => polls.show(deck.current.dataset.demo);
 deck.addEventListener("slidechange", showPoll);
@@ -55,9 +59,10 @@ const actions = {
   instructor: () => instructor.toggle(),
   join: () => joinScreen.toggle(),
   rejoin: () => follow.rejoin(),
+  ask: () => questions.toggle(),
 };
 
-new Keyboard(actions, [blank, joinScreen, help, instructor, goTo, overview]);
+new Keyboard(actions, [blank, joinScreen, help, instructor, questions, goTo, overview]);
 new Progress(deck);
 new Scale(deck);
 new Touch(deck);

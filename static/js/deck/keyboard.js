@@ -18,6 +18,7 @@ export const KEYMAP = [
   { action: "instructor", keys: ["I"], label: "Instructor panel: token, warm all demos, follow mode, polls' CSV" },
   { action: "join", keys: ["J"], label: "Join code full screen: a QR code for the class's phones" },
   { action: "rejoin", keys: ["R"], label: "Follow the lecturer again (in follow mode)" },
+  { action: "ask", keys: ["Q"], label: "Ask the lecturer a question, anonymously, and upvote the class's (a student's screen)" },
   PRESS_ROW,
 ];
 
