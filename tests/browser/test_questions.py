@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import questions
+from tests.browser.a11y import expect_accessible
 from tests.browser.classroom import TOKEN, lead_the_class
 from tests.deck import slide_path
 from tests.live_server import LiveServer
@@ -38,6 +39,7 @@ def test_a_question_is_asked_upvoted_and_answered(open_page, screenshot_path):
     expect(words).to_have_text(QUESTION)  # as typed: the tags are text, not bold
     assert words.locator("b").count() == 0
     asker.screenshot(path=screenshot_path("questions-phone-panel.png"))
+    expect_accessible(asker, ".questions-panel")
 
     questions.upvote(voter, "LSTM", votes=1)
     voter.keyboard.press("Escape")
@@ -48,9 +50,11 @@ def test_a_question_is_asked_upvoted_and_answered(open_page, screenshot_path):
     presenter.set_viewport_size(LECTURER)
     questions.expect_listed(presenter, "LSTM", votes=1, slide=3, unanswered=1)
     presenter.screenshot(path=screenshot_path("questions-presenter.png"))
+    expect_accessible(presenter, ".presenter-questions")
     expect(lecturer.locator(".questions-screen")).to_be_hidden()
     screen = questions.toggle_on_screen(presenter, lecturer, shown=True)
     expect(screen.locator(".question-words")).to_have_text(QUESTION)
+    expect(lecturer.locator(".questions-screen .question-meta")).to_have_text("Slide 3")
     lecturer.screenshot(path=screenshot_path("questions-on-screen.png"))
     questions.toggle_on_screen(presenter, lecturer, shown=False)
 

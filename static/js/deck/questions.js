@@ -34,6 +34,7 @@ export class QuestionsPanel {
     this.element.querySelector(".overlay-close").addEventListener("click", () => this.close());
     this.whoAmI(deck.root.dataset.instructorUrl);
     deck.root.addEventListener("instructorchange", (event) => this.setInstructor(event.detail.instructor));
+    deck.addEventListener("slidechange", () => this.showSlide()); // follow mode may move the slide meanwhile
   }
 
   get isOpen() { return Boolean(this.dialog?.isOpen); }
@@ -55,7 +56,7 @@ export class QuestionsPanel {
 
   open() {
     if (!this.element || this.instructor) return;
-    this.element.querySelector(".questions-slide").textContent = String(this.deck.n);
+    this.showSlide();
     this.message.textContent = "";
     this.showCount();
     this.dialog.open(this.text);
@@ -79,6 +80,10 @@ export class QuestionsPanel {
     this.stop?.();
     this.stop = null;
     this.dialog?.close();
+  }
+
+  showSlide() {
+    this.element.querySelector(".questions-slide").textContent = String(this.deck.n);
   }
 
   showCount() {
