@@ -7,9 +7,12 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app import create_app
 from engine import questions as engine_questions
+from tests.test_fuzz import JSON
 
 STUDENT = {"REMOTE_ADDR": "10.0.0.7"}
 TOKEN = "s3cret"
@@ -266,3 +269,29 @@ def test_flask_export_leaves_the_questions_out(app, phones, tmp_path):
         if path.is_file() and path.suffix in (".html", ".json", ".js", ".csv"):
             text = path.read_text(errors="replace")
             assert "secret worry" not in text and "/api/questions" not in text, path
+
+
+def test_a_lone_surrogate_is_refused_not_stored(lecturer, phones):
+    response = phones[0].post(URL, data='{"text": "why \\ud800", "slide": 1}', content_type="application/json",
+                              environ_base=STUDENT)
+    assert response.status_code == 400 and response.get_json()["param"] == "text"
+    assert lecturer.get(URL, headers=INSTRUCTOR).get_json()["count"] == 0
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory):
+    app = make_app(tmp_path_factory.mktemp("fuzz"), QUESTIONS_PER_MINUTE=10**6, QUESTION_VOTES_PER_MINUTE=10**6)
+    client = app.test_client()
+    ask(client)
+    return client
+
+
+@settings(max_examples=80, deadline=None)
+@given(body=st.dictionaries(st.sampled_from(["text", "slide", "up", "action"]) | st.text(max_size=8), JSON, max_size=3),
+       path=st.sampled_from([URL, f"{URL}/1/vote", f"{URL}/1", f"{URL}/2/vote"]))
+def test_random_bodies_get_a_clear_4xx_or_are_taken(fuzzed, body, path):
+    response = fuzzed.post(path, data=json.dumps(body, allow_nan=True), content_type="application/json",
+                           headers=INSTRUCTOR, environ_base=STUDENT)
+    assert response.status_code < 500 and response.is_json, response.get_data(as_text=True)[:300]
+    if response.status_code == 400:
+        assert "param" in response.get_json() and response.get_json()["error"]  # the field at fault, named

@@ -1,4 +1,4 @@
-// The class's questions, live: GET /api/questions/events sends the list (as this browser may see
+// The class's questions, live: their event stream (web/questions.py) sends the list (as this browser may see
 // it) now and after every change. A student's page holds the stream only while it shows the list.
 
 // Calls onList(body) with {questions, count} for each event; returns a function that stops.
