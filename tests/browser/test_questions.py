@@ -41,10 +41,13 @@ def test_a_question_is_asked_upvoted_and_answered(open_page, screenshot_path):
     asker.screenshot(path=screenshot_path("questions-phone-panel.png"))
     expect_accessible(asker, ".questions-panel")
 
+    voter.keyboard.press("q")  # the key opens the panel too
+    expect(voter.locator(".question-text")).to_be_focused()
     questions.upvote(voter, "LSTM", votes=1)
-    voter.keyboard.press("Escape")
-    expect(voter.locator(".questions-panel")).to_be_hidden()
-    expect(voter.locator(".control-ask")).to_be_focused()  # the focus is back where it came from
+    for phone, came_from in ((voter, ".slide:not([hidden])"), (asker, ".control-ask")):  # opened by Q, by the button
+        phone.keyboard.press("Escape")
+        expect(phone.locator(".questions-panel")).to_be_hidden()
+        expect(phone.locator(came_from)).to_be_focused()  # the focus is back where it came from
     voter.screenshot(path=screenshot_path("questions-phone-ask-button.png"))
 
     presenter.set_viewport_size(LECTURER)
@@ -59,4 +62,5 @@ def test_a_question_is_asked_upvoted_and_answered(open_page, screenshot_path):
     questions.toggle_on_screen(presenter, lecturer, shown=False)
 
     questions.mark_answered(presenter, "LSTM", unanswered=0)
+    questions.open_questions(asker)
     expect(questions.phone_item(asker, "LSTM").locator(".question-meta")).to_have_text("Slide 3 · answered · yours")

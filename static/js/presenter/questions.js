@@ -78,7 +78,7 @@ export class PresenterQuestions {
     buttons.setAttribute("role", "group");
     buttons.setAttribute("aria-label", "Mark this question");
     for (const [action, text, applies] of MARKS) {
-      if (!applies(question)) continue;
+      if (!question.url || !applies(question)) continue; // no url: this browser is not the instructor
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.action = action;
