@@ -7,7 +7,6 @@ written whole or not at all. Every change reads, changes and posts it under the 
 (engine/notice_lock.py), so questions and votes sent to different processes at the same moment
 are all kept, each once. Voter ids stay here: what browsers see is built by web/questions.py.
 """
-import copy
 from collections.abc import Callable
 from datetime import datetime, timezone
 
@@ -83,9 +82,14 @@ class QuestionStore:
 
     def change(self, update: Callable[[dict], object]):
         """Apply `update` to a copy of the record and post it for every process; returns (record,
-        what `update` returned). If `update` raises, nothing is posted."""
+        what `update` returned). If `update` raises, or changes nothing (a second upvote), nothing is posted."""
         with changing(self.board, notices.QUESTIONS):
-            record = copy.deepcopy(self.record())
+            current = self.record()
+            # A copy deep enough for what an update changes (a question's fields and voters), and no
+            # deeper: a class voting at once waits on this lock, so the time inside it counts.
+            record = {"next_id": current["next_id"],
+                      "questions": [{**question, "voters": list(question["voters"])} for question in current["questions"]]}
             outcome = update(record)
-            self.board.write(notices.QUESTIONS, record)
+            if record != current:
+                self.board.write(notices.QUESTIONS, record)
         return record, outcome
