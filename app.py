@@ -4,7 +4,7 @@ from pathlib import Path
 from flask import Flask
 
 from web import (api, assets, cli, compression, deck, engine, errors, export, follow, headers, health, join,
-                 links, logs, pointer, polls, recap, room, static_assets)
+                 links, logs, pointer, polls, questions, recap, room, static_assets)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -28,6 +28,8 @@ def create_app(config: dict | None = None) -> Flask:
         PUBLIC_URL=None,  # FLASK_PUBLIC_URL: the address students join at; default: the host the lecturer reached
         POLL_ANSWERS_PER_MINUTE=10,  # answers (and changes of mind) one browser may send per minute
         POLL_NEW_VOTERS_PER_MINUTE=600,  # new anonymous voters per client address (a hall may share one)
+        QUESTIONS_PER_MINUTE=3,  # questions one browser may send per minute
+        QUESTION_VOTES_PER_MINUTE=30,  # upvotes (and votes taken back) one browser may send per minute
     )
     app.config.from_prefixed_env()
     if config:
@@ -46,6 +48,7 @@ def create_app(config: dict | None = None) -> Flask:
     follow.init_app(app)
     pointer.init_app(app)
     polls.init_app(app)
+    questions.init_app(app)
     join.init_app(app)
     health.init_app(app)
     recap.init_app(app)

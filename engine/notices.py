@@ -9,6 +9,7 @@ AUDIENCE = "audience-"  # + host and process: that process's count of students' 
 LECTURER_RUN = "lecturer-run"  # posted when the lecturer starts a run: students' running jobs give way
 FOLLOW = "follow"  # follow mode: on or off, and the lecturer's slide and demo results
 POINTER = "pointer"  # the lecturer's pointer on the slide, or hidden: apart, so its moves leave FOLLOW unwritten
+QUESTIONS = "questions"  # the class's anonymous questions, their upvotes, and the lecturer's marks
 
 
 def job(job_id: str) -> str:

@@ -9,17 +9,13 @@ lock, so answers sent to different processes at the same moment are all kept, ea
 post wakes every process's event streams of that poll. Without a folder the board, and so the
 answers, live in this process's memory.
 """
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
-from filelock import FileLock
+from collections.abc import Callable
 
 from engine import notices
 from engine.board import Board
+from engine.notice_lock import changing
 
 CLOSED = {"open": False, "hides_result": False, "answers": {}}
-LOCK_POLL_SECONDS = 0.002
 
 
 def hides_result(record: dict) -> bool:
@@ -40,27 +36,13 @@ def tally(record: dict, n_choices: int) -> dict:
 class PollStore:
     def __init__(self, board: Board):
         self.board = board
-        self.lock = threading.Lock()
 
     def record(self, demo_id: str) -> dict:
         return self.board.read(notices.poll(demo_id), CLOSED)[1]
 
-    @contextmanager
-    def locked(self, demo_id: str) -> Iterator[None]:
-        """One change at a time: in this process (a thread lock), and across processes (a file lock)."""
-        with self.lock:
-            if self.board.directory is None:
-                yield
-                return
-            self.board.directory.mkdir(parents=True, exist_ok=True)
-            # Held for a millisecond or two, so ask again every 2 ms, not filelock's default 50 ms:
-            # a class answering at once would otherwise queue for tenths of a second.
-            with FileLock(self.board.directory / f".{notices.poll(demo_id)}.lock").acquire(poll_interval=LOCK_POLL_SECONDS):
-                yield
-
     def change(self, demo_id: str, update: Callable[[dict], None]) -> dict:
         """Apply `update` to a copy of the record and post it for every process; returns the record."""
-        with self.locked(demo_id):
+        with changing(self.board, notices.poll(demo_id)):
             current = self.record(demo_id)
             record = {"open": current["open"], "hides_result": hides_result(current), "answers": dict(current["answers"])}
             update(record)

@@ -21,29 +21,23 @@ only once the poll is closed (web/number_poll.py).
 """
 import csv
 import io
-import random
-import re
-import secrets
-import time
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify
 
 from demos import DEMOS
 from engine import notices
 from engine.polls import CLOSED, PollStore, tally
 from slides import NumberPoll, Poll
-from web import number_poll, ratelimit
+from web import number_poll, ratelimit, voters
 from web.auth import is_instructor
 from web.deck import get_deck
 from web.follow import repost_if_shown
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
 from web.poll_secret import kept_from_this_request, withheld
-from web.sse import event_stream
+from web.sse import board_changes, event_stream
 
 bp = Blueprint("polls", __name__)
-VOTER_COOKIE = "greatshift_voter"
-VOTER_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 MAX_VOTERS = 5000  # answers one poll keeps; a lecture hall is far smaller
 COALESCE_SECONDS = 0.25  # an event stream sends the counts about four times a second at most
 ACTIONS = ("open", "close", "reset")
@@ -69,12 +63,6 @@ def poll_of(demo_id: str) -> Poll | NumberPoll:
     abort(404, f"There is no poll on the slide of {demo_id!r}.")
 
 
-def voter() -> str | None:
-    """This browser's anonymous id, if it has one."""
-    value = request.cookies.get(VOTER_COOKIE, "")
-    return value if VOTER_ID.match(value) else None
-
-
 def public(demo_id: str, poll: Poll | NumberPoll, counts: dict) -> dict:
     return {"demo": demo_id, **poll.public(), **counts}
 
@@ -90,7 +78,7 @@ def counted(poll: Poll | NumberPoll, record: dict, instructor: bool) -> dict:
 def show_state(demo_id: str, poll: Poll | NumberPoll, record: dict | None = None, voter_id: str | None = None):
     """The poll as this browser sees it: with the answer it gave, if any."""
     record = record if record is not None else store().record(demo_id)
-    mine = record["answers"].get(voter_id or voter() or "")
+    mine = record["answers"].get(voter_id or voters.voter() or "")
     return jsonify({**public(demo_id, poll, counted(poll, record, is_instructor())), "mine": mine})
 
 
@@ -120,25 +108,11 @@ def change(demo_id: str):
     return show_state(demo_id, poll, record)
 
 
-def limited(limiter_name: str, client: str):
-    """A 429 with Retry-After if `client` has used up its bucket, else None."""
-    wait = current_app.extensions[limiter_name].take(client)
-    if not wait:
-        return None
-    seconds = ratelimit.retry_after(wait)
-    response, status = json_error(429, f"Too many answers from this browser; try again in {seconds} s.")
-    response.headers["Retry-After"] = str(seconds)
-    return response, status
-
-
 @bp.post("/api/polls/<demo_id>/answer")
 def answer(demo_id: str):
     poll = poll_of(demo_id)
-    voter_id = voter()
-    # Each browser may answer a few times a minute; new ids are limited per address, so that
-    # dropping the cookie is no way round it (a generous limit: a hall may share one address).
-    refused = (limited("poll_answer_limiter", voter_id) if voter_id
-               else limited("poll_voter_limiter", ratelimit.client_id()))
+    voter_id = voters.voter()
+    refused = voters.refused("poll_answer_limiter", "Too many answers from this browser")
     if refused:
         return refused
     body = read_json_object()
@@ -152,7 +126,7 @@ def answer(demo_id: str):
         if set(body) != {"choice"} or isinstance(choice, bool) or not isinstance(choice, int) \
                 or not 0 <= choice < len(poll.choices):
             return json_error(400, f'Send {{"choice": n}} with n from 0 to {len(poll.choices) - 1}.', param="choice")
-    voter_id = voter_id or secrets.token_urlsafe(18)
+    voter_id = voter_id or voters.new_voter()
 
     def update(record: dict) -> None:
         if not record["open"]:
@@ -162,36 +136,20 @@ def answer(demo_id: str):
         record["answers"][voter_id] = choice
 
     response = show_state(demo_id, poll, store().change(demo_id, update), voter_id)
-    response.set_cookie(VOTER_COOKIE, voter_id, max_age=7 * 24 * 3600, httponly=True, samesite="Lax")
-    return response
+    return voters.remember(response, voter_id)
 
 
 @bp.get("/api/polls/<demo_id>/events")
 def events(demo_id: str):
     """A `poll` event with the counts now, and again after changes (a burst of answers is one event)."""
     poll = poll_of(demo_id)
-    board = get_engine().board
     # A browser's stream cannot send the token's header: the lecturer's page asks for a number poll's
     # answers with GET while it is open (this machine's own browser is the instructor here too).
     instructor = is_instructor()
-
-    latest = {}  # the record the last wait saw: the event is made from it without reading the disk again
-
-    def wait_for_change(seen: int, timeout: float) -> int:
-        if seen < 0:  # the first event: the record as it stands
-            version, record = board.read(notices.poll(demo_id), CLOSED)
-        else:
-            version, record = board.wait(notices.poll(demo_id), seen, timeout, CLOSED)
-            if version != seen:
-                # Let the answers arriving with this one go out together; a random share of the
-                # pause, so that a room's streams, all woken by one answer, do not send at once.
-                time.sleep(random.uniform(0.5, 1.5) * COALESCE_SECONDS)
-                version, record = board.wait(notices.poll(demo_id), 0, 0, CLOSED)  # the newest this process has, at once
-        latest["record"] = record
-        return version
+    wait_for_change, latest = board_changes(get_engine().board, notices.poll(demo_id), CLOSED, COALESCE_SECONDS)
 
     def current():
-        return "poll", public(demo_id, poll, counted(poll, latest["record"], instructor)), False
+        return "poll", public(demo_id, poll, counted(poll, latest["value"], instructor)), False
 
     return event_stream(wait_for_change, current)
 
@@ -288,5 +246,5 @@ def export_csv():
 def init_app(app: Flask) -> None:
     app.extensions["polls"] = PollStore(app.extensions["engine"].board)
     app.extensions["poll_answer_limiter"] = ratelimit.RateLimiter(int(app.config["POLL_ANSWERS_PER_MINUTE"]), 60.0)
-    app.extensions["poll_voter_limiter"] = ratelimit.RateLimiter(int(app.config["POLL_NEW_VOTERS_PER_MINUTE"]), 60.0)
+    voters.init_app(app)
     app.register_blueprint(bp)

@@ -7,7 +7,9 @@ quiet streams, and it is how the server notices a listener that has gone (the wr
 the thread ends).
 """
 import json
+import random
 import threading
+import time
 from contextlib import nullcontext
 from typing import Any, Callable, ContextManager, Iterator
 
@@ -72,3 +74,25 @@ def event_stream(wait_for_change: Callable[[Any, float], Any], current: Callable
 
     return Response(stream_with_context(stream()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def board_changes(board, name: str, default, coalesce_seconds: float) -> tuple[Callable[[int, float], int], dict]:
+    """A `wait_for_change` for `event_stream` that follows one notice of the engine's board, and the
+    dict where it keeps the notice's latest value (`["value"]`), from which `current()` builds the
+    event without reading the disk again. A burst of changes (a class answering) is one event."""
+    latest = {}
+
+    def wait_for_change(seen: int, timeout: float) -> int:
+        if seen < 0:  # the first event: the notice as it stands
+            version, value = board.read(name, default)
+        else:
+            version, value = board.wait(name, seen, timeout, default)
+            if version != seen:
+                # Let the changes arriving with this one go out together; a random share of the
+                # pause, so that a room's streams, all woken by one change, do not send at once.
+                time.sleep(random.uniform(0.5, 1.5) * coalesce_seconds)
+                version, value = board.wait(name, 0, 0, default)  # the newest this process has, at once
+        latest["value"] = value
+        return version
+
+    return wait_for_change, latest

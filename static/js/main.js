@@ -13,6 +13,8 @@ import { Pointer } from "./deck/pointer.js";
 import { PresenterLink } from "./deck/presenter_link.js";
 import { Print } from "./deck/print.js";
 import { Progress } from "./deck/progress.js";
+import { QuestionsPanel } from "./deck/questions.js";
+import { QuestionsScreen } from "./deck/questions_screen.js";
 import { Scale } from "./deck/scale.js";
 import { Touch } from "./deck/touch.js";
 import { afterNextPaint, fetchPlotly } from "./demos/charts.js";
@@ -33,6 +35,8 @@ const presenter = new PresenterLink(deck, demos, blank);
 const follow = new Follow(deck, demos);
 const instructor = new InstructorPanel(deck, follow);
 const pointer = new Pointer(deck, follow);
+const questions = new QuestionsPanel(deck);
+new QuestionsScreen(deck);
 const polls = new Polls(deck.root, deck.root.dataset.instructorUrl);
 const showPoll = () => polls.show(deck.current.dataset.demo);
 deck.addEventListener("slidechange", showPoll);
@@ -58,9 +62,10 @@ const actions = {
   join: () => joinScreen.toggle(),
   rejoin: () => follow.rejoin(),
   pointer: () => pointer.hold(), // held: released on the key's keyup (pointer.js)
+  ask: () => questions.toggle(),
 };
 
-new Keyboard(actions, [blank, joinScreen, help, instructor, goTo, overview]);
+new Keyboard(actions, [blank, joinScreen, help, instructor, questions, goTo, overview]);
 new Progress(deck);
 new Scale(deck);
 new Touch(deck);

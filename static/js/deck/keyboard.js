@@ -19,6 +19,7 @@ export const KEYMAP = [
   { action: "join", keys: ["J"], label: "Join code full screen: a QR code for the class's phones" },
   { action: "rejoin", keys: ["R"], label: "Follow the lecturer again (in follow mode)" },
   { action: "pointer", keys: ["L"], label: "Hold: a red pointer follows the mouse (the class sees it too)" },
+  { action: "ask", keys: ["Q"], label: "Ask the lecturer a question, anonymously, and upvote the class's (a student's screen)" },
   PRESS_ROW,
 ];
 

@@ -8,6 +8,7 @@ import { Keyboard, PRESS_ROW } from "../deck/keyboard.js";
 import { getJSON } from "../demos/api.js";
 import { Polls } from "../demos/poll.js";
 import { Audience } from "./audience.js";
+import { PresenterQuestions } from "./questions.js";
 import { SlidePicture, plainSlideHtml } from "./picture.js";
 import { PresenterPointer } from "./pointer.js";
 import { Timer } from "./timer.js";
@@ -23,6 +24,7 @@ const PRESENTER_KEYMAP = [
   { action: "notesDown", keys: ["ArrowDown", "J"], label: "Scroll the notes down" },
   { action: "notesUp", keys: ["ArrowUp", "K"], label: "Scroll the notes up" },
   { action: "blank", keys: ["B", "."], label: "Blank the audience's screen / bring it back" },
+  { action: "questions", keys: ["Q"], label: "Show the class's questions on the audience's screen / take them off" },
   { action: "help", keys: ["?"], label: "This list of keys" },
   PRESS_ROW,
 ];
@@ -212,6 +214,7 @@ const root = document.getElementById("presenter");
 const view = new PresenterView(root);
 const goTo = new GoTo({ root, total: view.total, goTo: (n) => view.goTo(n) });
 const help = new Help(root, PRESENTER_KEYMAP);
+const questions = new PresenterQuestions(root, view.channel);
 new Keyboard({
   next: () => view.next(),
   prev: () => view.prev(),
@@ -221,6 +224,7 @@ new Keyboard({
   notesDown: () => view.scrollNotes(1),
   notesUp: () => view.scrollNotes(-1),
   blank: () => view.channel.postMessage({ type: "blank" }),
+  questions: () => questions.toggleScreen(),
   help: () => help.toggle(),
 }, [help, goTo], PRESENTER_KEYMAP);
 new Timer(root);
