@@ -18,8 +18,17 @@ class Connection:
         self.cookies: dict[str, str] = {}
 
     async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        """Send on the open connection; if the server had closed it meanwhile (it keeps an idle one a
+        few seconds), send again on a new one, as a browser does."""
+        if self.writer is not None:
+            try:
+                return await self.exchange(method, path, body)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        return await self.exchange(method, path, body)
+
+    async def exchange(self, method: str, path: str, body: bytes) -> tuple[int, bytes]:
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(body)}\r\n"
                 "Accept-Encoding: gzip\r\n")  # as every browser sends
         if self.cookies:
