@@ -46,7 +46,9 @@ class Poll:
 @dataclass(frozen=True)
 class NumberPoll:
     """A question answered with a number, settled by the value at `measured` in the demo's result
-    (engine/estimates.py reads it: the seeds' mean and range), times `scale` (100 for a fraction in %)."""
+    (slides/measured.py reads it: the seeds' mean and range), times `scale` (100 for a fraction in %).
+    On a `log` axis the slider and the histogram go in equal ratios, for "how many times" questions whose
+    guesses span orders of magnitude (min must then be above 0)."""
     question: str
     measured: str
     unit: str
@@ -54,11 +56,12 @@ class NumberPoll:
     max: float
     step: float
     scale: float = 1.0
+    axis: str = "linear"
     kind = "number"
 
     def public(self) -> dict:
         return {"kind": self.kind, "question": self.question, "unit": self.unit,
-                "min": self.min, "max": self.max, "step": self.step}
+                "min": self.min, "max": self.max, "step": self.step, "axis": self.axis}
 
 
 @dataclass(frozen=True)
@@ -136,14 +139,15 @@ def parse_poll(path: Path, raw) -> Poll | NumberPoll | None:
     return Poll(str(raw["question"]).strip(), tuple((str(o), str(t)) for o, t in choices.items()))
 
 
-NUMBER_KEYS = {"measured", "unit", "min", "max", "step", "scale"}
+NUMBER_KEYS = {"measured", "unit", "min", "max", "step", "scale", "axis"}
+AXES = ("linear", "log")  # a number poll's slider and histogram: equal steps, or equal ratios
 
 
 def parse_number(path: Path, question: str, raw) -> NumberPoll:
-    """`number: {measured: <path into the result>, unit, min, max, step, scale}`, checked."""
+    """`number: {measured: <path into the result>, unit, min, max, step, scale, axis}`, checked."""
     where = f"{path.name}: a number poll"
-    if not isinstance(raw, dict) or not NUMBER_KEYS - {"scale"} <= set(raw) or not set(raw) <= NUMBER_KEYS:
-        raise SlideError(f"{where} needs measured, unit, min, max and step (and may have scale), "
+    if not isinstance(raw, dict) or not NUMBER_KEYS - {"scale", "axis"} <= set(raw) or not set(raw) <= NUMBER_KEYS:
+        raise SlideError(f"{where} needs measured, unit, min, max and step (and may have scale and axis), "
                          f"not {sorted(map(str, raw)) if isinstance(raw, dict) else raw!r}")
     numbers = {key: raw.get(key, 1) for key in ("min", "max", "step", "scale")}
     bad = [key for key, value in numbers.items()
@@ -153,12 +157,15 @@ def parse_number(path: Path, question: str, raw) -> NumberPoll:
     if not numbers["min"] < numbers["max"] or not 0 < numbers["step"] <= numbers["max"] - numbers["min"] \
             or numbers["scale"] <= 0:
         raise SlideError(f"{where} needs min < max, a step above 0 and no wider than that range, and a scale above 0")
+    axis = raw.get("axis", "linear")
+    if axis not in AXES or (axis == "log" and numbers["min"] <= 0):
+        raise SlideError(f"{where}'s axis is one of {AXES} (log needs min above 0), not {axis!r}")
     try:
         parse_path(str(raw["measured"]))
     except PathError as error:
         raise SlideError(f"{where}'s measured path: {error}") from None
     return NumberPoll(question, str(raw["measured"]), str(raw["unit"]), float(numbers["min"]), float(numbers["max"]),
-                      float(numbers["step"]), float(numbers["scale"]))
+                      float(numbers["step"]), float(numbers["scale"]), axis)
 
 
 def split_notes(content: str) -> tuple[str, str]:

@@ -178,6 +178,8 @@ def test_a_path_reads_a_list_item_by_its_fields_and_a_timings_median():
     ("{measured: 'a..b', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
     ("{measured: 'a[width]', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
     ("{measured: 'a[1.5]', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
+    ("{measured: a.b, unit: '×', min: 0, max: 100, step: 1, axis: log}", "log needs min above 0"),
+    ("{measured: a.b, unit: '×', min: 1, max: 100, step: 1, axis: cubic}", "axis is one of"),
     ("[1, 2]", "needs measured"),
 ])
 def test_a_badly_written_number_poll_is_refused_with_the_reason(tmp_path, number, message):

@@ -28,16 +28,17 @@ export class NumberAnswers {
     this.spread = element.querySelector(".poll-spread");
     this.histogram = element.querySelector(".poll-histogram");
     this.axisWords = element.querySelector(".poll-axis-words");
-    const { unit, min, max, step } = this.form.dataset;
+    const { unit, min, max, step, axis } = this.form.dataset;
     this.unit = unit;
     this.min = Number(min);
     this.max = Number(max);
     this.step = Number(step);
+    this.log = axis === "log"; // equal ratios: the slider's position and the histogram's bins
     this.digits = decimals(this.step);
     this.measured = null; // the outcome, once the run has settled the poll
 
-    this.onRange = () => { this.typed.value = this.range.value; };
-    this.onTyped = () => { if (this.typed.value !== "") this.range.value = this.typed.value; };
+    this.onRange = () => { this.typed.value = String(this.fromSlider(Number(this.range.value))); };
+    this.onTyped = () => { if (this.typed.value !== "") this.range.value = String(this.toSlider(Number(this.typed.value))); };
     this.onSubmit = (event) => {
       event.preventDefault();
       send(this.typed.value === "" ? null : Number(this.typed.value));
@@ -58,7 +59,7 @@ export class NumberAnswers {
     for (const control of [this.range, this.typed, this.sendButton]) control.disabled = !state.open;
     if (mine !== null && mine !== undefined && document.activeElement !== this.typed) {
       this.typed.value = String(mine);
-      this.range.value = String(mine);
+      this.range.value = String(this.toSlider(mine));
     }
     if (state.open || !state.revealed) this.measured = null; // asked again: the last run's line is gone
     this.spread.hidden = !state.revealed || !state.values?.length;
@@ -75,9 +76,25 @@ export class NumberAnswers {
     return "The lecturer opens this poll before the demo runs.";
   }
 
-  x(value) {
+  // Where `value` lies between min (0) and max (1): in equal steps, or on a log axis in equal ratios.
+  fraction(value) {
     const clamped = Math.min(this.max, Math.max(this.min, value));
-    return ((clamped - this.min) / (this.max - this.min)) * WIDTH;
+    return this.log ? Math.log(clamped / this.min) / Math.log(this.max / this.min)
+      : (clamped - this.min) / (this.max - this.min);
+  }
+
+  // The slider's position for a value, and the value at a position (on a log axis the position runs
+  // 0 to 1000, and a value keeps two significant digits: 0.25, 1.3, 40).
+  toSlider(value) {
+    return this.log ? Math.round(this.fraction(value) * 1000) : value;
+  }
+
+  fromSlider(position) {
+    return this.log ? Number((this.min * (this.max / this.min) ** (position / 1000)).toPrecision(2)) : position;
+  }
+
+  x(value) {
+    return this.fraction(value) * WIDTH;
   }
 
   // The class's answers in BINS equal bins across the slider's range, the measured range and
@@ -85,8 +102,7 @@ export class NumberAnswers {
   draw(state) {
     const counts = new Array(BINS).fill(0);
     for (const value of state.values) {
-      const bin = Math.min(BINS - 1, Math.floor(((value - this.min) / (this.max - this.min)) * BINS));
-      counts[Math.max(0, bin)] += 1;
+      counts[Math.min(BINS - 1, Math.floor(this.fraction(value) * BINS))] += 1;
     }
     const tallest = Math.max(1, ...counts);
     const shapes = [svg("line", { x1: 0, x2: WIDTH, y1: HEIGHT - 0.5, y2: HEIGHT - 0.5, class: "poll-baseline" })];
