@@ -29,6 +29,12 @@ DEMO = "amnesia"
 GUESSES = (30, 4, 60)
 QUESTION = "Why does the <b>LSTM</b> forget\nafter 20 characters?"
 
+# The whole poll is on the phone's screen, above the follow banner and the bottom bar.
+ON_SCREEN = """(demo) => {
+  const poll = document.querySelector(`.poll[data-demo='${demo}']`).getBoundingClientRect();
+  return poll.top >= 0 && poll.bottom <= document.querySelector('.follow-banner').getBoundingClientRect().top;
+}"""
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -55,6 +61,8 @@ def test_the_class_guesses_asks_and_sees_the_pointer_then_the_run_settles_the_gu
 
     # A number, guessed: the projector draws the answers live, the phones see only how many.
     number_poll.open_poll(lecturer, DEMO)
+    for phone in phones:  # below the slide's words on a phone: it comes up on the screen when it opens
+        phone.wait_for_function(ON_SCREEN, arg=DEMO)
     for total, (phone, guess) in enumerate(zip(phones, GUESSES), start=1):
         number_poll.answer(phone, DEMO, guess, total=total)
     number_poll.expect_distribution(lecturer, DEMO, len(GUESSES))

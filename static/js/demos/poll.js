@@ -8,6 +8,9 @@ import { getJSON, postJSON } from "./api.js";
 import { instructorStatus } from "./instructor_status.js";
 import { NumberAnswers } from "./number_poll.js";
 
+const PHONE = window.matchMedia("(max-width: 760px)"); // the deck's one-column layout (deck.css)
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
+
 // Where the focus goes when the control that started an action is disabled by it: the next step.
 const NEXT_STEP = { open: ".poll-close", close: ".demo-run", reset: ".poll-open" };
 
@@ -136,7 +139,9 @@ export class PollBox {
   }
 
   render(state) {
+    const opened = this.state !== null && !this.state.open && state.open;
     this.state = state;
+    if (opened) this.bringIntoView();
     this.element.dataset.open = String(state.open);
     // Not opened yet and no answers: only the question shows, leaving the demo its room.
     this.element.dataset.idle = String(!state.open && !state.total);
@@ -149,6 +154,13 @@ export class PollBox {
     this.element.dispatchEvent(new CustomEvent("pollstate", { bubbles: true,
       detail: { demo: this.element.dataset.demo, hidesResult: Boolean(state.hides_result) } }));
     this.showOutcome();
+  }
+
+  // On a phone the poll sits below the slide's words: when the lecturer opens it, it comes up on
+  // the screen (mid-screen, clear of the bars at the bottom), as the class's phones would expect.
+  bringIntoView() {
+    if (!PHONE.matches || this.element.closest(".slide")?.hidden) return;
+    this.element.scrollIntoView({ block: "center", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
   }
 
   renderChoices(state) {
