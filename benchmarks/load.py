@@ -8,7 +8,7 @@ requests per second, p50/p99 latency per kind of request, and errors.
 Target on a 2-core machine: 200 students for 60 s, 0 errors, p99 under 100 ms for slide
 pages and cached results, while one training job runs.
 
-With --poll, a class predicts instead: the lecturer opens the Amnesia Test's poll and each
+With --poll, a class predicts instead: the lecturer opens slide 4's poll (three choices) and each
 student, at a random moment within --seconds (default 10), follows the lecture and the poll
 over their two event streams, reads the poll and answers it (a third change their minds once).
 Target: 0 errors, every answer counted once (the final counts, and the last counts every
@@ -95,7 +95,7 @@ async def run_load(url: str, students: int, seconds: float, demo: str, params: d
     return results, elapsed, started_jobs
 
 
-POLL_DEMO = "amnesia"
+POLL_DEMO = "recall_vs_length"  # a poll of three choices (slide 4)
 
 
 async def last_counts(reader, seen: dict, done: asyncio.Event) -> None:
