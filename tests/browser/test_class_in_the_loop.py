@@ -70,6 +70,8 @@ def test_the_class_guesses_asks_and_sees_the_pointer_then_the_run_settles_the_gu
         number_poll.expect_no_distribution(phone, DEMO)
     lecturer.screenshot(path=screenshot_path("loop-projector-poll-open.png"))
     phones[0].screenshot(path=screenshot_path("loop-phone-poll-open.png"))
+    expect_accessible(phones[0], f".poll[data-demo='{DEMO}']")  # the slider, the typed value and Send
+    expect_accessible(lecturer, f".poll[data-demo='{DEMO}']")  # the histogram
 
     # The pointer: L held on the projector; every phone draws it at the same place of the slide.
     phones_see_the_pointer(lecturer, phones, 0.3, 0.2)
