@@ -139,3 +139,9 @@ def test_the_class_guesses_asks_and_sees_the_pointer_then_the_run_settles_the_gu
     assert f"of {len(GUESSES)} guesses were within the range" in words
     lecturer.screenshot(path=screenshot_path("loop-projector-settled.png"))
     phones[2].screenshot(path=screenshot_path("loop-phone-settled.png"))
+
+    # The lecturer closes the slides window while pointing: the pointer leaves the phones too.
+    point_holding_l(lecturer, 0.5, 0.5)
+    expect_pointer_at(phones[0], 0.5, 0.5)
+    lecturer.close()
+    expect_no_pointer(phones[0])

@@ -50,12 +50,17 @@ export class Pointer {
     this.onLeave = () => { this.mouse = null; if (this.held) this.update(); };
     this.onKeyUp = (event) => { if (event.key.toUpperCase() === "L") this.release(); };
     this.onBlur = () => this.release();
+    // The lecturer closes or leaves the slides window with the pointer shown: the class's dot goes too.
+    this.onPageHide = () => {
+      if (this.url && this.follow.leading && this.sent) postJSON(this.url, { x: null, y: null }, { keepalive: true }).catch(() => {});
+    };
     this.onLecturers = (event) => { this.lecturers = event.detail; this.render(); };
     this.onSlideChange = this.onSlideChange.bind(this);
     document.addEventListener("pointermove", this.onMove);
     document.documentElement.addEventListener("mouseleave", this.onLeave);
     document.addEventListener("keyup", this.onKeyUp);
     window.addEventListener("blur", this.onBlur);
+    window.addEventListener("pagehide", this.onPageHide);
     deck.root.addEventListener("lecturerpointer", this.onLecturers);
     deck.addEventListener("slidechange", this.onSlideChange);
     this.channel = openChannel((message) => {

@@ -44,8 +44,10 @@ export function getJSON(url) {
   return request(url);
 }
 
-export function postJSON(url, payload = {}) {
-  return request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) });
+// `keepalive`: the request outlives the page (sent as the window closes).
+export function postJSON(url, payload = {}, { keepalive = false } = {}) {
+  return request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload),
+    keepalive });
 }
 
 // Saves the answer to `url` as a file (the instructor's CSV export: the token goes in a header,
