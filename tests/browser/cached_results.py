@@ -80,3 +80,21 @@ def wait_until_shown(page, slide, timeout: float = 20_000) -> bool:
     slide_id = f"slide-{slide.demo}"
     page.wait_for_function(DRAWN, arg=[slide_id, EXTRA.get(slide.demo)], timeout=timeout)
     return page.evaluate(SETTLED, slide_id)
+
+
+def show(page, slide, poll: str = "before") -> None:
+    """Moves the deck to the slide (as the lecturer's keys do, without reloading the page) and waits
+    until it shows what the class would see: with its poll before, open or after (`poll`)."""
+    slide_id = f"slide-{slide.demo}"
+    page.evaluate("(n) => window.greatShift.deck.goTo(n)", slide.n)
+    if slide.poll:
+        page.wait_for_selector(f"#{slide_id} .poll[data-open='{str(poll == 'open').lower()}']")
+    if poll == "open":  # the class is answering: whatever the demo shows then, the slide must fit
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        return
+    if slide.poll and not page.locator(f"#{slide_id} .demo-badge[data-state='cached']").count():
+        page.locator(f"#{slide_id} .demo-run").click()  # a poll's slide waits for Run: the cached result at once
+    assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) never stopped moving"
+    if slide.poll and poll == "after":
+        page.wait_for_selector(f"#{slide_id} .poll[data-judged='true']")
+        assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) never stopped moving"

@@ -3,14 +3,15 @@ the sizes the class uses: a 1600×900 laptop, the 1024×768 projector and a 390�
 overlap, and none is cut off by its chart or the screen (how each is measured: tests/browser/legibility.py).
 
 The results are computed first on tiny settings, into a cache the whole-slide tests share
-(tests/browser/cached_results.py), and each slide is opened at an address naming those settings,
-which shows the cached result at once.
+(tests/browser/cached_results.py), stored under each demo's defaults too: one page per size is moved
+from slide to slide with the deck's own goTo (as the lecturer's keys move it), and each slide shows
+its cached result at once.
 Screenshots: artifacts/screenshots/legibility-<size>-<slide>.png.
 """
 import pytest
 
 from slides import load_deck
-from tests.browser.cached_results import DRAWN, PARAMS, SETTLED, address, wait_until_shown
+from tests.browser.cached_results import DRAWN, PARAMS, SETTLED, address, show
 from tests.browser.conftest import watched_page
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
@@ -24,10 +25,11 @@ def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
     context, page, watch = watched_page(browser, cached_server.url, *SIZES[size])
     found = []
     try:
+        page.goto(cached_server.url + "/slides/1")
+        page.wait_for_function("() => window.greatShift !== undefined")
         for slide in DECK:
             slide_id = f"slide-{slide.demo}"
-            page.goto(cached_server.url + address(slide.n, PARAMS.get(slide.demo, {})))
-            assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) at {size} never stopped moving"
+            show(page, slide)
             page.screenshot(path=screenshot_path(f"legibility-{size}-{slide.n:02d}-{slide.demo}.png"), full_page=True)
             found += [f"slide {slide.n} ({slide.demo}) at {size}: {problem}" for problem in problems(*measure(page, slide_id))]
             if slide.is_recap and size != "390x844":  # every row measured: the closing slide still fits its canvas

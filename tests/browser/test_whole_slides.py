@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from slides import load_deck
-from tests.browser.cached_results import wait_until_shown
+from tests.browser.cached_results import show
 from tests.browser.conftest import watched_page
 from tests.browser.fit import fit_problems
 
@@ -41,23 +41,6 @@ def set_polls(server, state: str) -> None:
             post(server, url + "/answer", answer)  # a student's answer (a new voter each time)
         if state != "open":
             post(server, url, {"action": "close"})
-
-
-def show(page, slide, poll: str) -> None:
-    """Moves the deck to the slide and waits until it shows what the class would see."""
-    slide_id = f"slide-{slide.demo}"
-    page.evaluate("(n) => window.greatShift.deck.goTo(n)", slide.n)
-    if slide.poll:
-        page.wait_for_selector(f"#{slide_id} .poll[data-open='{str(poll == 'open').lower()}']")
-    if poll == "open":  # the class is answering: whatever the demo shows then, the slide must fit
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-        return
-    if slide.poll and not page.locator(f"#{slide_id} .demo-badge[data-state='cached']").count():
-        page.locator(f"#{slide_id} .demo-run").click()  # a poll's slide waits for Run: the cached result at once
-    assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) never stopped moving"
-    if slide.poll and poll == "after":
-        page.wait_for_selector(f"#{slide_id} .poll[data-judged='true']")
-        assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) never stopped moving"
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -11,7 +11,7 @@ import torch
 from demos import DEMOS
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore
-from tests.demos.tiny import TIMED, TINY, Recorder, numbers_in, without_timings
+from tests.demos.tiny import TIMED, TINY, Recorder, numbers_in, tiny_result, without_timings
 
 CPU = torch.device("cpu")
 
@@ -21,17 +21,15 @@ def tiny_run(demo_id: str, progress=None, **params) -> dict:
     return run_demo(DEMOS[demo_id], {**TINY[demo_id], **params}, device=CPU, store=ModelStore(), **kwargs)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def results():
-    return {}
+    """The demos' tiny runs, each made once for the whole test process (tests/demos/tiny.py)."""
+    return tiny_result
 
 
-def result_of(demo_id: str, results: dict) -> tuple[dict, Recorder]:
-    """The demo's tiny run (made once for the module) and the progress it reported."""
-    if demo_id not in results:
-        progress = Recorder()
-        results[demo_id] = tiny_run(demo_id, progress), progress
-    return results[demo_id]
+def result_of(demo_id: str, results) -> tuple[dict, Recorder]:
+    """The demo's tiny run and the progress it reported."""
+    return results(demo_id)
 
 
 def test_every_demo_has_tiny_settings():

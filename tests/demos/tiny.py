@@ -1,9 +1,11 @@
 """Every demo on settings small enough for a test, and what the demo tests share: a progress
 recorder, the numbers in a result, and a result less its wall-clock times."""
+import functools
 import json
 
 import torch
 
+from demos import DEMOS
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore
 
@@ -60,6 +62,22 @@ class Recorder:
 
 
 CPU = torch.device("cpu")
+
+
+@functools.cache
+def _tiny_run(demo_id: str) -> tuple[str, Recorder]:
+    progress = Recorder()
+    result = run_demo(DEMOS[demo_id], TINY[demo_id], progress, device=CPU, store=ModelStore())
+    return json.dumps(result), progress
+
+
+def tiny_result(demo_id: str) -> tuple[dict, Recorder]:
+    """The demo's run on its TINY settings on the CPU, and the progress it reported: made once per test
+    process and shared by the tests that only read it (each caller gets its own copy of the result)."""
+    text, progress = _tiny_run(demo_id)
+    return json.loads(text), progress
+
+
 SHARED_MODELS = ModelStore()  # the attention slides' language models: each (seed, steps) trains once per session
 FEW_STEPS = {"steps": 40}  # a language model trained this briefly already attends unevenly
 
