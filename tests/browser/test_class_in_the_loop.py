@@ -143,5 +143,5 @@ def test_the_class_guesses_asks_and_sees_the_pointer_then_the_run_settles_the_gu
     # The lecturer closes the slides window while pointing: the pointer leaves the phones too.
     point_holding_l(lecturer, 0.5, 0.5)
     expect_pointer_at(phones[0], 0.5, 0.5)
-    lecturer.close()
+    lecturer.close(run_before_unload=True)  # as a browser closes a window: its pagehide runs
     expect_no_pointer(phones[0])

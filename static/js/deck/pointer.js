@@ -51,8 +51,10 @@ export class Pointer {
     this.onKeyUp = (event) => { if (event.key.toUpperCase() === "L") this.release(); };
     this.onBlur = () => this.release();
     // The lecturer closes or leaves the slides window with the pointer shown: the class's dot goes too.
+    // A place may be shown, in flight or waiting for its turn; a keepalive post outlives the page.
     this.onPageHide = () => {
-      if (this.url && this.follow.leading && this.sent) postJSON(this.url, { x: null, y: null }, { keepalive: true }).catch(() => {});
+      if (!this.url || !this.follow.leading || (!this.sent && !this.sending && !this.waiting)) return;
+      postJSON(this.url, { x: null, y: null }, { keepalive: true }).catch(() => {});
     };
     this.onLecturers = (event) => { this.lecturers = event.detail; this.render(); };
     this.onSlideChange = this.onSlideChange.bind(this);
