@@ -28,11 +28,13 @@ class LiveServer:
     def start(self, timeout: float = 60) -> "LiveServer":
         # No "this run takes a while, run anyway?" question unless a test asks for it: whether a run is
         # long depends on the earlier runs this server timed (tests/browser/test_run_control.py tests it).
-        # A heartbeat every second, so that a page that left is noticed within a second, not five.
+        # A heartbeat every second, so that a page that left is noticed within a second, not five (and
+        # the presenter view counts the class twice a second, not every three).
         # No speed test (seconds of CPU at each start) unless a test asks for it: a demo not run yet
         # then has no estimate (tests/browser/test_estimates.py tests it with the speed test).
         env = {**os.environ, "FLASK_CACHE_DIR": str(self.cache_dir), "PYTHONUNBUFFERED": "1",
                "FLASK_CONFIRM_JOB_SECONDS": "1000000", "FLASK_SSE_HEARTBEAT_SECONDS": "1",
+               "FLASK_AUDIENCE_REFRESH_SECONDS": "0.5",
                "FLASK_CALIBRATE": "0", **self.extra_env}
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(

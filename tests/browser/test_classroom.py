@@ -121,7 +121,7 @@ def test_the_presenter_counts_the_students_following(open_page, server, browser)
         lecturer.keyboard.press("s")
     presenter = popup.value
     audience = presenter.locator(".presenter-audience")
-    # The server notices a closed stream at its next heartbeat (1 s here), and the view asks every 3 s.
+    # The server notices a closed stream at its next heartbeat (1 s here), and the view asks twice a second.
     noticed = 15_000
     expect(audience).to_have_text("0 students following", timeout=noticed)  # the lecturer's own windows are not counted
     students = [open_page(slide_path("system_check")) for _ in range(2)]

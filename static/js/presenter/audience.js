@@ -2,11 +2,10 @@
 // (GET /api/follow/audience, the instructor only). Asked again every few seconds.
 import { getJSON } from "../demos/api.js";
 
-const EVERY_MS = 3000;
-
 export class Audience {
   constructor(root) {
     this.url = root.dataset.audienceUrl;
+    this.everyMs = 1000 * Number(root.dataset.audienceEvery); // the server's AUDIENCE_REFRESH_SECONDS
     this.line = root.querySelector(".presenter-audience");
     if (!this.url) return; // a static copy: no class to count
     this.tick = this.refresh.bind(this);
@@ -23,6 +22,6 @@ export class Audience {
       this.line.hidden = error.status === 403; // not the instructor: nothing to show
       this.line.textContent = error.status === 403 ? "" : `Students: ${error.message}`;
     }
-    setTimeout(this.tick, EVERY_MS);
+    setTimeout(this.tick, this.everyMs);
   }
 }
