@@ -12,6 +12,7 @@ from urllib.parse import quote
 from engine import Engine
 from slides import demo_ids, load_deck
 from tests.demos.tiny import TINY, tiny_result
+from tests.browser import conftest  # its watched_page, looked up when called (conftest imports this module)
 from tests.live_server import LiveServer
 
 # The result is on screen: the badge says it came from the cache, every chart is drawn, and a
@@ -104,3 +105,12 @@ def show(page, slide, poll: str = "before") -> None:
     if slide.poll and poll == "after":
         page.wait_for_selector(f"#{slide_id} .poll[data-judged='true']")
         assert wait_until_shown(page, slide), f"slide {slide.n} ({slide.demo}) never stopped moving"
+
+
+def open_deck(browser, server: LiveServer, width: int, height: int):
+    """A watched page at this window size with the deck open at slide 1, ready to be moved with `show`:
+    (context, page, watch); the caller closes the context and checks the watch."""
+    context, page, watch = conftest.watched_page(browser, server.url, width, height)
+    page.goto(server.url + "/slides/1")
+    page.wait_for_function("() => window.greatShift !== undefined")
+    return context, page, watch

@@ -11,8 +11,7 @@ Screenshots: artifacts/screenshots/legibility-<size>-<slide>.png.
 import pytest
 
 from slides import load_deck
-from tests.browser.cached_results import DRAWN, PARAMS, SETTLED, address, show
-from tests.browser.conftest import watched_page
+from tests.browser.cached_results import DRAWN, PARAMS, SETTLED, address, open_deck, show
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
 
@@ -22,11 +21,9 @@ DECK = load_deck()
 
 @pytest.mark.parametrize("size", SIZES)
 def test_every_slide_is_legible(browser, cached_server, screenshot_path, size):
-    context, page, watch = watched_page(browser, cached_server.url, *SIZES[size])
+    context, page, watch = open_deck(browser, cached_server, *SIZES[size])
     found = []
     try:
-        page.goto(cached_server.url + "/slides/1")
-        page.wait_for_function("() => window.greatShift !== undefined")
         for slide in DECK:
             slide_id = f"slide-{slide.demo}"
             show(page, slide)

@@ -14,8 +14,7 @@ import urllib.request
 import pytest
 
 from slides import load_deck
-from tests.browser.cached_results import show
-from tests.browser.conftest import watched_page
+from tests.browser.cached_results import open_deck, show
 from tests.browser.fit import fit_problems
 
 SIZES = {"1024x768": (1024, 768), "1280x720": (1280, 720)}
@@ -45,11 +44,9 @@ def set_polls(server, state: str) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_every_slide_fits_the_projector(browser, cached_server, screenshot_path, size):
-    context, page, watch = watched_page(browser, cached_server.url, *SIZES[size])
+    context, page, watch = open_deck(browser, cached_server, *SIZES[size])
     found = []
     try:
-        page.goto(cached_server.url + "/slides/1")
-        page.wait_for_function("() => window.greatShift !== undefined")
         for poll, slides in (("before", DECK), ("after", POLL_SLIDES), ("open", POLL_SLIDES)):
             set_polls(cached_server, poll)
             for slide in slides:
