@@ -19,16 +19,14 @@ board, so every server process reports the same numbers; no voter id ever leaves
 A number poll's answers (the class's distribution) go to the instructor at once, and to the class
 only once the poll is closed (web/number_poll.py).
 """
-import csv
-import io
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify
+from flask import Blueprint, Flask, abort, current_app, jsonify
 
 from demos import DEMOS
 from engine import notices
 from engine.polls import CLOSED, PollStore, tally
 from slides import NumberPoll, Poll
-from web import number_poll, ratelimit, voters
+from web import csv_file, number_poll, ratelimit, voters
 from web.auth import is_instructor
 from web.deck import get_deck
 from web.follow import repost_if_shown
@@ -226,21 +224,22 @@ def class_guess(slide) -> dict | None:
 def export_csv():
     if not is_instructor():
         return json_error(403, "Only the instructor can download the answers.")
-    out = io.StringIO()
-    writer = csv.writer(out)
-    # A number poll is one row: the class's median, and the default settings' cached result beside it.
-    writer.writerow(["slide", "demo", "question", "choice", "predicts", "answers", "share", "median", "unit",
-                     "measured_mean", "measured_low", "measured_high", "within", "median_error"])
+    header = ["slide", "demo", "question", "choice", "predicts", "answers", "share", "median", "unit",
+              "measured_mean", "measured_low", "measured_high", "within", "median_error"]
+    return csv_file.attachment("predictions.csv", header, csv_rows())
+
+
+def csv_rows():
+    """A choice poll's rows, one per choice; a number poll's one row: the class's median, and the
+    default settings' cached result beside it."""
     for row in poll_rows():
         if row["kind"] == "number":
-            writer.writerow([row["n"], row["demo"], row["question"], "", "", row["total"], "",
-                             *number_poll.csv_cells(row, number_outcome_now(row["demo"]))])
+            yield [row["n"], row["demo"], row["question"], "", "", row["total"], "",
+                   *number_poll.csv_cells(row, number_outcome_now(row["demo"]))]
             continue
         for (count, choice) in zip(row["counts"], row["choices"]):
             share = f"{count / row['total']:.3f}" if row["total"] else ""
-            writer.writerow([row["n"], row["demo"], row["question"], choice["text"], choice["outcome"], count, share])
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": 'attachment; filename="predictions.csv"'})
+            yield [row["n"], row["demo"], row["question"], choice["text"], choice["outcome"], count, share]
 
 
 def init_app(app: Flask) -> None:

@@ -14,15 +14,13 @@ each question with "hidden" and its "url". Browsers are anonymous (web/voters.py
 in engine.questions.QuestionStore on the engine's board, so every server process shows the same list.
 They are the class's, not the lecture's: `flask export` leaves them out.
 """
-import csv
-import io
 import unicodedata
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, url_for
+from flask import Blueprint, Flask, current_app, jsonify, url_for
 
 from engine import notices
 from engine.questions import ACTIONS, EMPTY, QuestionRefused, QuestionStore, UnknownQuestion, act, ask, by_votes, vote
-from web import ratelimit, voters
+from web import csv_file, ratelimit, voters
 from web.auth import is_instructor
 from web.deck import get_deck
 from web.engine import get_engine
@@ -149,14 +147,10 @@ def plain_cell(text: str) -> str:
 def export_csv():
     if not is_instructor():
         return json_error(403, "Only the instructor can download the questions.")
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["slide", "text", "votes", "answered", "hidden", "asked at"])
-    for question in by_votes(store().record()["questions"]):
-        writer.writerow([question["slide"], plain_cell(question["text"]), len(question["voters"]),
-                         question["answered"], question["hidden"], question["asked_at"]])
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": 'attachment; filename="questions.csv"'})
+    return csv_file.attachment("questions.csv", ["slide", "text", "votes", "answered", "hidden", "asked at"], (
+        [question["slide"], plain_cell(question["text"]), len(question["voters"]),
+         question["answered"], question["hidden"], question["asked_at"]]
+        for question in by_votes(store().record()["questions"])))
 
 
 def init_app(app: Flask) -> None:
