@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app import create_app
-from tests.browser.conftest import PageWatch
+from tests.browser.conftest import watched_page
 from slides import load_deck
 from tests.deck import slide_path
 
@@ -23,12 +23,7 @@ def export_dir(tmp_path_factory):
 
 
 def open_file(browser, path):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    watch = PageWatch("file://")
-    context.route("**/*", watch.on_route)
-    page = context.new_page()
-    page.on("console", watch.on_console)
-    page.on("pageerror", watch.on_page_error)
+    _, page, watch = watched_page(browser, "file://")
     page.goto(path.as_uri())
     return page, watch
 

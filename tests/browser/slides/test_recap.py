@@ -9,7 +9,7 @@ from demos.runtime.runner import run_demo
 from engine import Engine
 from slides import load_deck
 from tests.browser.a11y import expect_accessible
-from tests.browser.conftest import PageWatch
+from tests.browser.conftest import watched_page
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
 from tests.demos.tiny import TINY
@@ -41,12 +41,7 @@ def recap_server(tmp_path_factory):
 
 
 def open_slide(browser, url, n, width, height):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    watch = PageWatch(url)
-    context.route("**/*", watch.on_route)
-    page = context.new_page()
-    page.on("console", watch.on_console)
-    page.on("pageerror", watch.on_page_error)
+    _, page, watch = watched_page(browser, url, width, height)
     page.goto(f"{url}/slides/{n}")
     return page, watch
 
