@@ -2,8 +2,9 @@
 // marked answered, hidden from the class or restored here; a badge counts the unanswered ones.
 // "Show on screen" (or Q) puts the list over the slide in the slides window, through the
 // BroadcastChannel, and takes it away again: the projector never shows it otherwise.
-import { download, getJSON, postJSON } from "../demos/api.js";
+import { downloadSaying, getJSON, postJSON } from "../demos/api.js";
 import { questionBody, votesWord } from "../deck/question_items.js";
+import { openChannel } from "../deck/channel.js";
 import { followQuestions } from "../deck/questions_feed.js";
 
 const MARKS = [ // [action, button text, when it applies]
@@ -31,6 +32,8 @@ export class PresenterQuestions {
     // token (an event stream cannot send it), so hidden questions come too.
     followQuestions(this.element.dataset.eventsUrl, () => this.refresh());
     window.addEventListener("pagehide", () => { if (this.onScreen) this.toggleScreen(); });
+    // A reloaded slides window shows them again while they are on screen.
+    openChannel((message) => { if (message.type === "questions-screen-ask" && this.onScreen) this.sendToScreen(); });
   }
 
   async refresh() {
@@ -116,12 +119,7 @@ export class PresenterQuestions {
     this.channel.postMessage({ type: "questions-screen", on: true, questions: shown });
   }
 
-  async downloadCsv() {
-    try {
-      await download(this.element.dataset.csvUrl, "questions.csv");
-      this.message.textContent = "Saved the questions as questions.csv.";
-    } catch (error) {
-      this.message.textContent = error.message;
-    }
+  downloadCsv() {
+    return downloadSaying(this.message, this.element.dataset.csvUrl, "questions.csv", "the questions");
   }
 }
