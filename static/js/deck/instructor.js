@@ -1,5 +1,5 @@
 // I opens the instructor panel: the token (kept in this browser), warm every demo, and follow mode.
-import { download, instructorToken, warmAllDemos } from "../demos/api.js";
+import { downloadSaying, instructorToken, warmAllDemos } from "../demos/api.js";
 import { Dialog } from "./dialog.js";
 import { instructorStatus } from "../demos/instructor_status.js";
 
@@ -86,13 +86,8 @@ export class InstructorPanel {
     }
   }
 
-  async downloadCsv() {
-    try {
-      await download(this.csvButton.dataset.url, "predictions.csv");
-      this.message.textContent = "Saved the class's predictions as predictions.csv.";
-    } catch (error) {
-      this.message.textContent = error.message;
-    }
+  downloadCsv() {
+    return downloadSaying(this.message, this.csvButton.dataset.url, "predictions.csv", "the class's predictions");
   }
 
   async warm() {

@@ -52,7 +52,7 @@ export function postJSON(url, payload = {}, { keepalive = false } = {}) {
 
 // Saves the answer to `url` as a file (the instructor's CSV export: the token goes in a header,
 // which a plain link could not send).
-export async function download(url, filename) {
+async function download(url, filename) {
   const response = await fetch(url, { headers: headers() }).catch(() => null);
   if (!response?.ok) throw new ApiError(response?.status ?? 0, await response?.json().catch(() => null));
   const link = document.createElement("a");
@@ -60,6 +60,16 @@ export async function download(url, filename) {
   link.download = filename;
   link.click();
   URL.revokeObjectURL(link.href);
+}
+
+// download(), then says in `message` what was saved ("Saved <what> as <filename>.") or why not.
+export async function downloadSaying(message, url, filename, what) {
+  try {
+    await download(url, filename);
+    message.textContent = `Saved ${what} as ${filename}.`;
+  } catch (error) {
+    message.textContent = error.message;
+  }
 }
 
 // Follows a job until it ends: handlers.progress(state) for each update, then handlers.done(state)
