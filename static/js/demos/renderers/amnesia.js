@@ -2,7 +2,7 @@
 // probabilities, then accuracy on fresh strings against chance, and the loss curves.
 import { chartElement, modelColors, plot, textColors } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
-import { element, percent, seedCount, thousands, TOP_LEGEND } from "./shared/common.js";
+import { element, percent, seedCount, thousands, SIDE_BARS, TOP_LEGEND } from "./shared/common.js";
 import { rateLabel } from "./shared/rates.js";
 
 const ORDER = ["lstm-tuned", "transformer"];
@@ -94,12 +94,7 @@ function drawResult(chart, result) {
     error_y: seedRange(ORDER.map((name) => result.models[name].accuracy), colors.baseline),
     marker: { color: ORDER.map((name) => colors[name]) },
     text: ORDER.map((name) => percent(result.models[name].accuracy.mean, 1)),
-    textposition: "outside",
-    constraintext: "none", // never shrunk to fit
-    cliponaxis: false,
-    showlegend: false,
-    xaxis: "x2",
-    yaxis: "y2",
+    ...SIDE_BARS,
     customdata: ORDER.map((name) => result.models[name].label),
     hovertemplate: `%{customdata}: %{y:.1%} right, mean of ${seedCount(result.seeds)}<extra></extra>`,
   };

@@ -4,7 +4,7 @@
 // the tooltip), as bars against the digits there are.
 import { modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
-import { chartIn, percent, TOP_LEGEND } from "./shared/common.js";
+import { chartIn, percent, SIDE_BARS, TOP_LEGEND } from "./shared/common.js";
 import { rateLabel } from "./shared/rates.js";
 
 // The LSTMs share one orange (lighter for narrower): each width has its own marker and dash as well,
@@ -59,12 +59,7 @@ function draw(chart, data) {
     x: data.models.map((m) => m.digits_held.mean),
     marker: { color: data.models.map((m) => (m.model === "transformer" ? colors.transformer : colors["lstm-tuned"])) },
     text: data.models.map((m) => m.digits_held.mean.toFixed(1)),
-    textposition: "outside",
-    constraintext: "none", // never shrunk to fit
-    cliponaxis: false,
-    showlegend: false,
-    xaxis: "x2",
-    yaxis: "y2",
+    ...SIDE_BARS,
     customdata: data.models.map((m) => [name(m), m.digits_held.min.toFixed(1), m.digits_held.max.toFixed(1)]),
     hovertemplate: "%{customdata[0]}: holds %{x:.1f} digits (the last-k rule that scores the same)"
       + (seeds > 1 ? ", seeds %{customdata[1]} to %{customdata[2]}" : "") + "<extra></extra>",

@@ -2,7 +2,7 @@
 // line per model at the mean over the seeds, each seed's own curve faint behind it, beside the
 // count of sequential steps each model needs to read the string.
 import { modelColors, plot } from "../charts.js";
-import { chartIn, thousands, TOP_LEGEND } from "./shared/common.js";
+import { chartIn, thousands, SIDE_BARS, TOP_LEGEND } from "./shared/common.js";
 
 const ORDER = ["rnn", "lstm", "lstm-tuned", "transformer"];
 const DASHES = { rnn: "dot", lstm: "dash", "lstm-tuned": "dashdot", transformer: "solid" }; // shape as well as colour
@@ -52,12 +52,7 @@ function draw(chart, data) {
     x: names.map((name) => data.models[name].sequential_steps),
     marker: { color: names.map((name) => colors[name]) },
     text: names.map((name) => String(data.models[name].sequential_steps)),
-    textposition: "outside",
-    constraintext: "none", // never shrunk to fit
-    cliponaxis: false,
-    showlegend: false,
-    xaxis: "x2",
-    yaxis: "y2",
+    ...SIDE_BARS,
     hovertemplate: "%{y}: %{x} sequential steps<extra></extra>",
   };
   const most = Math.max(...names.map((name) => data.models[name].sequential_steps));

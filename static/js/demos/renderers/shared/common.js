@@ -41,4 +41,7 @@ export function chartIn(output, className, { fresh = false } = {}) {
 }
 
 // A legend in one row above the plot, where it never covers an axis title.
+// The bars of a chart's side panel (axes x2, y2), each value written past its bar's end, never
+// shrunk to fit nor clipped by the axes.
+export const SIDE_BARS = { textposition: "outside", constraintext: "none", cliponaxis: false, showlegend: false, xaxis: "x2", yaxis: "y2" };
 export const TOP_LEGEND = { orientation: "h", x: 0, xanchor: "left", y: 1.02, yanchor: "bottom" };
