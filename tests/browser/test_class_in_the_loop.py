@@ -8,7 +8,9 @@ it with its votes and slide, shows it on the projector and marks it answered; th
 every screen draws the measured value over the class's answers.
 Screenshots: artifacts/screenshots/loop-*.png.
 """
+import csv
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -119,12 +121,22 @@ def test_the_class_guesses_asks_and_sees_the_pointer_then_the_run_settles_the_gu
     questions.expect_listed(presenter, "LSTM", votes=1, slide=n, unanswered=1)
     expect(lecturer.locator(".questions-screen")).to_be_hidden()  # not on the projector until shown
     presenter.screenshot(path=screenshot_path("loop-presenter.png"))
+    assert presenter.evaluate("""() => {  // what was measured is not squeezed by the open poll: five lines, or all of it
+        const box = document.querySelector(".presenter-measured"), line = parseFloat(getComputedStyle(box).lineHeight);
+        return box.textContent.trim() !== "" && box.clientHeight >= Math.min(box.scrollHeight, 5 * line) - 1;
+    }""")
     expect_accessible(presenter, ".presenter-questions")
     screen = questions.toggle_on_screen(presenter, lecturer, shown=True)
     expect(screen.locator(".question-words")).to_have_text(QUESTION)
     lecturer.screenshot(path=screenshot_path("loop-projector-questions.png"))
+    lecturer.reload()  # a reloaded slides window gets the list back from the presenter view
+    expect(screen.locator(".question-words")).to_have_text(QUESTION)
     questions.toggle_on_screen(presenter, lecturer, shown=False)
     questions.mark_answered(presenter, "LSTM", unanswered=0)
+    with presenter.expect_download() as saved:
+        presenter.locator(".presenter-questions-csv").click()
+    assert QUESTION in Path(saved.value.path()).read_text(encoding="utf-8")
+    expect(presenter.locator(".presenter-questions-message")).to_have_text("Saved the questions as questions.csv.")
     questions.open_questions(asker)
     expect(questions.phone_item(asker, "LSTM").locator(".question-meta")).to_have_text(f"Slide {n} · answered · yours")
     asker.keyboard.press("Escape")
@@ -139,6 +151,13 @@ def test_the_class_guesses_asks_and_sees_the_pointer_then_the_run_settles_the_gu
     assert f"of {len(GUESSES)} guesses were within the range" in words
     lecturer.screenshot(path=screenshot_path("loop-projector-settled.png"))
     phones[2].screenshot(path=screenshot_path("loop-phone-settled.png"))
+    lecturer.keyboard.press("i")  # the class's answers, saved from the instructor panel
+    with lecturer.expect_download() as saved:
+        lecturer.locator(".instructor-csv").click()
+    rows = list(csv.DictReader(Path(saved.value.path()).open(encoding="utf-8")))
+    assert [row["answers"] for row in rows if row["demo"] == DEMO] == [str(len(GUESSES))]
+    expect(lecturer.locator(".instructor-message")).to_have_text("Saved the class's predictions as predictions.csv.")
+    lecturer.keyboard.press("Escape")
 
     # The lecturer closes the slides window while pointing: the pointer leaves the phones too.
     point_holding_l(lecturer, 0.5, 0.5)
