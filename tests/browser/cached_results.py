@@ -12,7 +12,7 @@ from urllib.parse import quote
 from engine import Engine
 from slides import demo_ids, load_deck
 from tests.demos.tiny import TINY, tiny_result
-from tests.browser import conftest  # its watched_page, looked up when called (conftest imports this module)
+from tests.browser.watch import watched_page
 from tests.live_server import LiveServer
 
 # The result is on screen: the badge says it came from the cache, every chart is drawn, and a
@@ -110,7 +110,7 @@ def show(page, slide, poll: str = "before") -> None:
 def open_deck(browser, server: LiveServer, width: int, height: int):
     """A watched page at this window size with the deck open at slide 1, ready to be moved with `show`:
     (context, page, watch); the caller closes the context and checks the watch."""
-    context, page, watch = conftest.watched_page(browser, server.url, width, height)
+    context, page, watch = watched_page(browser, server.url, width, height)
     page.goto(server.url + "/slides/1")
     page.wait_for_function("() => window.greatShift !== undefined")
     return context, page, watch

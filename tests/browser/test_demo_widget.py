@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from engine import Engine
 from tests.browser.a11y import expect_accessible
-from tests.browser.conftest import PageWatch, watched_page
+from tests.browser.watch import PageWatch, watched_page
 from tests.deck import slide_path
 from tests.live_server import LiveServer
 

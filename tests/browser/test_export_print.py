@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app import create_app
-from tests.browser.conftest import watched_page
+from tests.browser.watch import watched_page
 from slides import load_deck
 from tests.deck import slide_path
 

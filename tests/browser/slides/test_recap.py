@@ -9,7 +9,7 @@ from demos.runtime.runner import run_demo
 from engine import Engine
 from slides import load_deck
 from tests.browser.a11y import expect_accessible
-from tests.browser.conftest import watched_page
+from tests.browser.watch import watched_page
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
 from tests.demos.tiny import TINY
