@@ -16,12 +16,14 @@ import asyncio
 import json
 import random
 import time
+import uuid
 from collections import Counter
 
 from benchmarks.load_client import Connection, Results, open_stream, print_latencies, timed
 from benchmarks.stats import percentile
 
 NUMBER_DEMO = "amnesia"
+PAGE = uuid.uuid4().hex[:12]  # the window name the pointer moves carry: another run, another window
 POINTER_EVERY = 0.05  # the lecturer's page sends at most twenty moves a second
 POINTER_WATCHERS = 20  # follow streams that read every event to time the pointer (the rest only drain)
 VOTE_ROUNDS = (0.35, 0.65, 0.9)  # when, as shares of the minute, each student reads and upvotes
@@ -129,10 +131,10 @@ async def move_pointer(host: str, port: int, room: Room, seconds: float) -> None
     while time.monotonic() < room.t0 + seconds:
         x, y = position(k)
         room.pointer_sent[(x, y)] = time.perf_counter()
-        await ok_json(room, "pointer move", lecturer, "POST", "/api/follow/pointer", {"x": x, "y": y})
-        k += 1
+        k += 1  # each post numbered, as the slides window numbers them
+        await ok_json(room, "pointer move", lecturer, "POST", "/api/follow/pointer", {"x": x, "y": y, "page": PAGE, "seq": k})
         await asyncio.sleep(POINTER_EVERY)
-    await ok_json(room, "pointer move", lecturer, "POST", "/api/follow/pointer", {"x": None, "y": None})
+    await ok_json(room, "pointer move", lecturer, "POST", "/api/follow/pointer", {"x": None, "y": None, "page": PAGE, "seq": k + 1})
     lecturer.close()
 
 

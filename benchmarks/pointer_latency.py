@@ -23,6 +23,7 @@ import json
 import signal
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -31,6 +32,7 @@ from benchmarks.load_client import Connection, open_stream
 from benchmarks.stats import percentile
 
 MOVE_EVERY_SECONDS = 0.05  # the lecturer's page sends at most this often
+PAGE = uuid.uuid4().hex[:12]  # the window name its moves carry: another run, another window
 PLACES = 10_000  # move i is at x = i / PLACES, so that each arrival says which move it was
 
 
@@ -72,9 +74,14 @@ async def run(url: str, follow_url: str, followers: int, seconds: float) -> dict
     start = time.perf_counter()
     last = moves / PLACES
 
-    async def move(x: float | None) -> None:
+    sent = 0
+
+    async def move(x: float | None) -> None:  # numbered as the slides window numbers its posts
+        nonlocal sent
+        sent += 1
         posted[x] = time.perf_counter()
-        status, body = await lecturer.request("POST", "/api/follow/pointer", json.dumps({"x": x, "y": 0.5 if x else None}).encode())
+        place = {"x": x, "y": 0.5 if x else None, "page": PAGE, "seq": sent}
+        status, body = await lecturer.request("POST", "/api/follow/pointer", json.dumps(place).encode())
         if status != 200:
             raise SystemExit(f"the pointer was refused: HTTP {status} {body[:200]!r} (set no instructor token)")
 

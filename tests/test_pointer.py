@@ -62,6 +62,16 @@ def test_the_instructor_shows_moves_and_hides_the_pointer_on_their_slide(client)
     ({"x": None, "y": 0.5}, "x"),  # half hidden is no place
     ({"x": 0.5, "y": None}, "y"),
     ({"x": 0.5, "y": 0.5, "n": 3}, "n"),  # the slide is the lecturer's, not the body's
+    ({"x": 0.5, "y": 0.5, "page": "tab1"}, "seq"),  # a window's name and number come together
+    ({"x": 0.5, "y": 0.5, "seq": 3}, "page"),
+    ({"x": 0.5, "y": 0.5, "page": "", "seq": 3}, "page"),
+    ({"x": 0.5, "y": 0.5, "page": "<b>tab</b>", "seq": 3}, "page"),
+    ({"x": 0.5, "y": 0.5, "page": "t" * 65, "seq": 3}, "page"),
+    ({"x": 0.5, "y": 0.5, "page": 7, "seq": 3}, "page"),
+    ({"x": 0.5, "y": 0.5, "page": "tab1", "seq": -1}, "seq"),
+    ({"x": 0.5, "y": 0.5, "page": "tab1", "seq": 1.5}, "seq"),
+    ({"x": 0.5, "y": 0.5, "page": "tab1", "seq": True}, "seq"),
+    ({"x": 0.5, "y": 0.5, "page": "tab1", "seq": "3"}, "seq"),
 ])
 def test_a_bad_place_is_refused_naming_it_and_changes_nothing(client, body, param):
     before = client.post(URL, json={"x": 0.1, "y": 0.2}).get_json()["pointer"]
@@ -82,6 +92,23 @@ def test_what_json_cannot_say_as_a_place_is_refused(client, raw, param):
     refused = client.post(URL, data=raw, content_type="application/json")
     assert refused.status_code == 400 and refused.get_json().get("param") == param, refused.get_json()
     assert pointer_now(client.application)[0] == version
+
+
+def test_a_move_overtaken_by_its_windows_hide_does_not_show_the_pointer_again(client):
+    """A window closing mid-move: its keepalive hide (post 8) reaches the server before the move it
+    sent just before (post 7). The late move is dropped; another window's post is not."""
+    client.post(URL, json={"x": 0.5, "y": 0.5, "page": "slides1", "seq": 6})
+    hidden = client.post(URL, json={"x": None, "y": None, "page": "slides1", "seq": 8}).get_json()["pointer"]
+    version = pointer_now(client.application)[0]
+    late = client.post(URL, json={"x": 0.6, "y": 0.6, "page": "slides1", "seq": 7})
+    assert late.status_code == 200 and late.get_json()["pointer"] == hidden  # the place that stands
+    assert pointer_now(client.application) == (version, hidden)  # not written: the followers see nothing
+    again = client.post(URL, json={"x": 0.6, "y": 0.6, "page": "slides1", "seq": 8})  # not later either
+    assert again.get_json()["pointer"] == hidden
+    reloaded = client.post(URL, json={"x": 0.7, "y": 0.2, "page": "slides2", "seq": 1}).get_json()["pointer"]
+    assert (reloaded["x"], reloaded["y"]) == (0.7, 0.2)  # a reloaded window counts afresh
+    unnumbered = client.post(URL, json={"x": 0.1, "y": 0.1}).get_json()["pointer"]
+    assert (unnumbered["x"], "page" in unnumbered) == (0.1, False)  # a post without a number always counts
 
 
 def test_only_the_instructor_points(tmp_path):

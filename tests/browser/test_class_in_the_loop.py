@@ -159,8 +159,10 @@ def test_the_class_guesses_asks_and_sees_the_pointer_then_the_run_settles_the_gu
     expect(lecturer.locator(".instructor-message")).to_have_text("Saved the class's predictions as predictions.csv.")
     lecturer.keyboard.press("Escape")
 
-    # The lecturer closes the slides window while pointing: the pointer leaves the phones too.
+    # The lecturer closes the slides window while pointing, mid-move: the pointer leaves the phones
+    # too, even when the last move is still on its way as the window's hide is sent.
     point_holding_l(lecturer, 0.5, 0.5)
     expect_pointer_at(phones[0], 0.5, 0.5)
+    point_holding_l(lecturer, 0.8, 0.8, steps=10)
     lecturer.close(run_before_unload=True)  # as a browser closes a window: its pagehide runs
     expect_no_pointer(phones[0])

@@ -45,6 +45,10 @@ export class Pointer {
     this.sending = false;
     this.timer = null;
     this.lastPostAt = -Infinity;
+    // Each post names this window and counts: the server drops one overtaken by a later post of this
+    // window (the hide sent as the window closes may arrive before the last move).
+    this.page = Math.random().toString(36).slice(2, 14);
+    this.seq = 0;
 
     this.onMove = (event) => { this.mouse = { clientX: event.clientX, clientY: event.clientY }; if (this.held) this.update(); };
     this.onLeave = () => { this.mouse = null; if (this.held) this.update(); };
@@ -54,7 +58,7 @@ export class Pointer {
     // A place may be shown, in flight or waiting for its turn; a keepalive post outlives the page.
     this.onPageHide = () => {
       if (!this.url || !this.follow.leading || (!this.sent && !this.sending && !this.waiting)) return;
-      postJSON(this.url, { x: null, y: null }, { keepalive: true }).catch(() => {});
+      postJSON(this.url, this.numbered(null), { keepalive: true }).catch(() => {});
     };
     this.onLecturers = (event) => { this.lecturers = event.detail; this.render(); };
     this.onSlideChange = this.onSlideChange.bind(this);
@@ -111,6 +115,12 @@ export class Pointer {
     });
   }
 
+  // The body of a post: the place ({x, y}, or null to hide) with this window's name and next number.
+  numbered(place) {
+    this.seq += 1;
+    return { x: place?.x ?? null, y: place?.y ?? null, page: this.page, seq: this.seq };
+  }
+
   // One post at a time, at most one per SEND_EVERY_MS; a move made meanwhile replaces the waiting
   // one, so the server gets the newest place and never a queue of old ones.
   send(place) {
@@ -133,7 +143,7 @@ export class Pointer {
     this.waiting = undefined;
     this.sending = true;
     this.lastPostAt = performance.now();
-    postJSON(this.url, place ?? { x: null, y: null })
+    postJSON(this.url, this.numbered(place))
       .then(() => { this.sent = place; })
       .catch((error) => {
         this.sent = undefined;
