@@ -72,6 +72,30 @@ export async function downloadSaying(message, url, filename, what) {
   }
 }
 
+// `task` (an async function) run one at a time: a call while it runs asks for one more run after it,
+// however many calls came meanwhile, so a burst of "something changed" events fetches the newest
+// state once more, never a queue of requests.
+export function oneAtATime(task) {
+  let running = false, again = false;
+  const run = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      await task();
+    } finally {
+      running = false;
+    }
+    if (again) {
+      again = false;
+      run();
+    }
+  };
+  return run;
+}
+
 // Follows a job until it ends: handlers.progress(state) for each update, then handlers.done(state)
 // or handlers.ended(state) (status "failed" or "cancelled", with its `error` and, if stopped, its
 // `stopped_by`). Returns a function that stops following.

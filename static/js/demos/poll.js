@@ -4,7 +4,7 @@
 // Which choice a result supports is decided by the server (the demo's recap headline), never here.
 // From Open (or Reset) until Close the poll keeps the demo's result back: each state it shows is
 // announced as a `pollstate` event, which the demo widget's Withhold controller follows.
-import { getJSON, postJSON } from "./api.js";
+import { getJSON, oneAtATime, postJSON } from "./api.js";
 import { instructorStatus } from "./instructor_status.js";
 import { NumberAnswers } from "./number_poll.js";
 
@@ -37,8 +37,10 @@ export class PollBox {
 
     // A number poll (data-kind="number") has a slider and a histogram in place of the choices.
     this.number = element.dataset.kind === "number" ? new NumberAnswers(element, (value) => this.answer({ value })) : null;
-    this.refreshing = null; // the lecturer's fetch of a number poll's answers, which its event stream leaves out
-    this.refreshAgain = false; // an event came while that fetch was under way: fetch once more after it
+    this.lastEvent = null; // the stream's newest state: shown if the fetch of the answers fails
+    // The lecturer's fetch of a number poll's answers, which its event stream leaves out while it is
+    // open: events meanwhile fetch once more after it.
+    this.fetchAnswers = oneAtATime(() => getJSON(this.url).then(({ body }) => this.render(body), () => this.render(this.lastEvent)));
 
     this.onChoice = (event) => this.answer({ choice: Number(event.currentTarget.dataset.choice) });
     this.choices.forEach((button) => button.addEventListener("click", this.onChoice));
@@ -74,17 +76,8 @@ export class PollBox {
       this.render(state);
       return;
     }
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return;
-    }
-    this.refreshing = getJSON(this.url).then(({ body }) => this.render(body), () => this.render(state));
-    await this.refreshing;
-    this.refreshing = null;
-    if (this.refreshAgain) {
-      this.refreshAgain = false;
-      this.onPollEvent(state);
-    }
+    this.lastEvent = state;
+    this.fetchAnswers();
   }
 
   hide() {

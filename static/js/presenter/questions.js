@@ -2,9 +2,8 @@
 // marked answered, hidden from the class or restored here; a badge counts the unanswered ones.
 // "Show on screen" (or Q) puts the list over the slide in the slides window, through the
 // BroadcastChannel, and takes it away again: the projector never shows it otherwise.
-import { downloadSaying, getJSON, postJSON } from "../demos/api.js";
+import { downloadSaying, getJSON, oneAtATime, postJSON } from "../demos/api.js";
 import { questionBody, votesWord } from "../deck/question_items.js";
-import { openChannel } from "../deck/channel.js";
 import { followQuestions } from "../deck/questions_feed.js";
 
 const MARKS = [ // [action, button text, when it applies]
@@ -26,31 +25,20 @@ export class PresenterQuestions {
     this.screenButton = this.element.querySelector(".presenter-questions-screen");
     this.screenButton.addEventListener("click", () => this.toggleScreen());
     this.element.querySelector(".presenter-questions-csv").addEventListener("click", () => this.downloadCsv());
-    this.asking = null; // the list being fetched: changes meanwhile fetch once more after it
-    this.again = false;
+    this.refresh = oneAtATime(() => this.fetchList()); // changes while the list is fetched: once more after it
     // The stream says when the list changed; the list itself is asked with this browser's instructor
     // token (an event stream cannot send it), so hidden questions come too.
     followQuestions(this.element.dataset.eventsUrl, () => this.refresh());
     window.addEventListener("pagehide", () => { if (this.onScreen) this.toggleScreen(); });
     // A reloaded slides window shows them again while they are on screen.
-    openChannel((message) => { if (message.type === "questions-screen-ask" && this.onScreen) this.sendToScreen(); });
+    channel.addEventListener("message", ({ data }) => { if (data.type === "questions-screen-ask" && this.onScreen) this.sendToScreen(); });
   }
 
-  async refresh() {
-    if (this.asking) {
-      this.again = true;
-      return;
-    }
-    this.asking = getJSON(this.element.dataset.url);
+  async fetchList() {
     try {
-      this.render((await this.asking).body.questions);
+      this.render((await getJSON(this.element.dataset.url)).body.questions);
     } catch (error) {
       this.message.textContent = `The questions could not be read: ${error.message}`;
-    }
-    this.asking = null;
-    if (this.again) {
-      this.again = false;
-      this.refresh();
     }
   }
 
