@@ -26,7 +26,8 @@ export function drawDot(dot, place) {
   dot.style.setProperty("--pointer-y", String(place.y));
 }
 
-const samePlace = (a, b) => a === b || (Boolean(a) && Boolean(b) && a.x === b.x && a.y === b.y);
+// Whether two places ({x, y} or null) are the same.
+export const samePlace = (a, b) => a === b || (Boolean(a) && Boolean(b) && a.x === b.x && a.y === b.y);
 
 export class Pointer {
   constructor(deck, follow) {

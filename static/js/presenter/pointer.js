@@ -3,7 +3,7 @@
 // which draws the dot on the projected slide and sends it to the class in follow mode (deck/pointer.js).
 // The picture shows the dot too. The toggle off, the mouse leaving the picture or this window losing
 // focus hides it.
-import { drawDot, placeIn } from "../deck/pointer.js";
+import { drawDot, placeIn, samePlace } from "../deck/pointer.js";
 
 export class PresenterPointer {
   // `picture`: the SlidePicture of the slide on screen; `channel`: the deck's BroadcastChannel.
@@ -35,7 +35,7 @@ export class PresenterPointer {
   }
 
   point(place) {
-    if (place === this.place || (place && this.place && place.x === this.place.x && place.y === this.place.y)) return;
+    if (samePlace(place, this.place)) return;
     this.place = place;
     drawDot(this.dot, place);
     this.channel.postMessage({ type: "pointer", x: place?.x ?? null, y: place?.y ?? null });
