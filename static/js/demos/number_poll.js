@@ -8,9 +8,15 @@ const WIDTH = 400; // the histogram's viewBox: stretched to the poll's width
 const HEIGHT = 60;
 const BINS = 20;
 
-function decimals(step) {
+// The decimals a slider's step has: 0.5 → 1, 2 → 0.
+export function decimals(step) {
   const text = String(step);
   return text.includes(".") ? text.split(".")[1].length : 0;
+}
+
+// A number's text with its unit: "40%" and "1.3×" closed up, "3.4 digits" spaced.
+export function withUnit(text, unit) {
+  return unit === "%" || unit === "×" ? `${text}${unit}` : `${text} ${unit}`;
 }
 
 function svg(name, attributes) {
@@ -51,8 +57,7 @@ export class NumberAnswers {
   // A number as the poll writes it: the slider's precision (two significant digits below 1, for a ratio).
   format(value) {
     const digits = Math.abs(value) < 1 && value !== 0 ? Math.max(this.digits, 2) : this.digits;
-    const text = value.toFixed(digits);
-    return this.unit === "%" || this.unit === "×" ? `${text}${this.unit}` : `${text} ${this.unit}`;
+    return withUnit(value.toFixed(digits), this.unit);
   }
 
   render(state, mine) {
