@@ -8,14 +8,17 @@ const WIDTH = 400; // the histogram's viewBox: stretched to the poll's width
 const HEIGHT = 60;
 const BINS = 20;
 
-// The decimals a slider's step has: 0.5 → 1, 2 → 0.
-export function decimals(step) {
+function decimals(step) {
   const text = String(step);
   return text.includes(".") ? text.split(".")[1].length : 0;
 }
 
-// A number's text with its unit: "40%" and "1.3×" closed up, "3.4 digits" spaced.
-export function withUnit(text, unit) {
+// A number as a number poll writes it, wherever it is shown (the poll, the recap): the slider's
+// precision (two significant digits below 1, for a ratio) and its unit ("40%" and "0.14×" closed up,
+// "3.4 digits" spaced).
+export function formatNumber(value, step, unit) {
+  const digits = Math.abs(value) < 1 && value !== 0 ? Math.max(decimals(step), 2) : decimals(step);
+  const text = value.toFixed(digits);
   return unit === "%" || unit === "×" ? `${text}${unit}` : `${text} ${unit}`;
 }
 
@@ -40,7 +43,6 @@ export class NumberAnswers {
     this.max = Number(max);
     this.step = Number(step);
     this.log = axis === "log"; // equal ratios: the slider's position and the histogram's bins
-    this.digits = decimals(this.step);
     this.measured = null; // the outcome, once the run has settled the poll
 
     this.onRange = () => { this.typed.value = String(this.fromSlider(Number(this.range.value))); };
@@ -54,10 +56,8 @@ export class NumberAnswers {
     this.form.addEventListener("submit", this.onSubmit);
   }
 
-  // A number as the poll writes it: the slider's precision (two significant digits below 1, for a ratio).
   format(value) {
-    const digits = Math.abs(value) < 1 && value !== 0 ? Math.max(this.digits, 2) : this.digits;
-    return withUnit(value.toFixed(digits), this.unit);
+    return formatNumber(value, this.step, this.unit);
   }
 
   render(state, mine) {

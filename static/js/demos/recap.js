@@ -4,7 +4,7 @@
 // again each time the slide is shown: demos may have run during the lecture.
 import { getJSON } from "./api.js";
 import { textColors } from "./charts.js";
-import { decimals, withUnit } from "./number_poll.js";
+import { formatNumber } from "./number_poll.js";
 import { element } from "./renderers/shared/common.js";
 
 async function recapData(deckRoot) {
@@ -38,7 +38,7 @@ function row(data) {
 // A number poll's answers beside the measurement (web/polls.py's class_guess), in a few words.
 function guessText(guess) {
   if (!guess) return "";
-  const number = (value) => withUnit(value.toFixed(decimals(guess.step)), guess.unit);
+  const number = (value) => formatNumber(value, guess.step, guess.unit); // as the poll itself wrote it
   return `; the class guessed ${number(guess.median)} (median), measured ${number(guess.mean)}: `
     + `${guess.within} of ${guess.total} within the range, median error ${number(guess.median_error)}`;
 }

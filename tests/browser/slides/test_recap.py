@@ -95,3 +95,29 @@ def test_on_a_phone_the_recap_is_legible(browser, recap_server, screenshot_path)
     page.screenshot(path=screenshot_path("slide-13-recap-phone.png"), full_page=True)
     assert not watch.errors and not watch.outside_requests
     page.context.close()
+
+
+def test_the_class_guess_beside_a_ratio_is_written_as_its_poll_writes_it(browser, tmp_path):
+    """Slide 10 asks for a ratio on a log axis: the recap gives the class's guess and the measured
+    value with the poll's own precision (two significant digits below 1), not rounded to the step."""
+    engine = Engine(tmp_path / "cache")
+    cache_as_default(engine, "speed_race")
+    measured = engine.cached("speed_race", None).result["transformer_speedup"][-1]["median"]
+    live = LiveServer(tmp_path / "cache").start()  # no token: every browser on this machine is the instructor
+    try:
+        polls = f"{live.url}/api/polls/speed_race"
+        voters = [browser.new_context() for _ in range(2)]
+        assert voters[0].request.post(polls, data={"action": "open"}).ok
+        for voter, guess in zip(voters, (0.25, 0.35)):
+            assert voter.request.post(f"{polls}/answer", data={"value": guess}).ok
+        assert voters[0].request.post(polls, data={"action": "close"}).ok
+        page, watch = open_slide(browser, live.url, CLOSING, 1024, 768)
+        detail = page.locator("#slide-recap .recap-row").nth(HEADLINES.index("speed_race")).locator(".recap-detail")
+        shown = f"{measured:.2f}×" if measured < 1 else f"{measured:.1f}×"
+        expect(detail).to_contain_text(f"; the class guessed 0.30× (median), measured {shown}: ")
+        assert not watch.errors and not watch.outside_requests
+        page.context.close()
+        for voter in voters:
+            voter.close()
+    finally:
+        live.stop()
