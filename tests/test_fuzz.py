@@ -5,6 +5,8 @@ import json
 import string
 
 import pytest
+
+pytest.importorskip("hypothesis", reason="the property tests need hypothesis: pip install -e '.[test]'")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -7,6 +7,8 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
+pytest.importorskip("hypothesis", reason="the property tests need hypothesis: pip install -e '.[test]'")
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

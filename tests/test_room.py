@@ -134,6 +134,14 @@ def test_a_token_it_makes_is_printed_to_the_terminal_only_and_unlocks_the_instru
         assert token not in page.read().decode()
 
 
+def test_on_this_machine_only_the_token_is_printed_and_is_the_only_way_to_lecture(tmp_path, rooms):
+    server = rooms(tmp_path, "127.0.0.1", terminal=True)
+    token = server.read_until(r"The instructor token: (\S+)").group(1)
+    server.wait_until_serving(REACH)
+    assert ask(f"http://{REACH}:{server.port}/api/instructor") == {"instructor": False, "token_configured": True}
+    assert ask(f"http://{REACH}:{server.port}/api/instructor", token)["instructor"] is True
+
+
 def test_refuses_the_network_without_a_token_when_told_not_to_make_one(tmp_path):
     refused = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "serve", "--no-new-token", "--port", str(free_port())],
                              cwd=ROOT, env=environment_without_token(tmp_path), capture_output=True, text=True, timeout=120)
@@ -180,11 +188,23 @@ def test_a_restart_keeps_the_token_it_made(serve, tmp_path):
     assert env["FLASK_INSTRUCTOR_TOKEN"] == first.strip()
 
 
-def test_this_machine_only_needs_no_token(serve, tmp_path):
-    result, (args, env) = serve("--host", "127.0.0.1", "--no-new-token")
+def test_this_machine_only_still_has_one_lecturer_the_token_holder(serve, tmp_path):
+    # Without a token every browser of this machine would be the lecturer (a student's remote desktop, a
+    # second user): on loopback too the command makes, keeps and hands over the token.
+    result, (args, env) = serve("--host", "127.0.0.1")
+    token = (tmp_path / "token").read_text().strip()
     assert result.exit_code == 0, result.output
     assert "phones cannot join" in result.output
+    assert "open http://127.0.0.1:8000/, press I" in result.output
+    assert str(tmp_path / "token") in result.output  # where the token is (the output here is not a terminal)
+    assert env["FLASK_INSTRUCTOR_TOKEN"] == token
     assert args[args.index("--bind") + 1] == "127.0.0.1:8000"
+
+
+def test_this_machine_only_is_refused_too_without_a_token_when_told_not_to_make_one(serve, tmp_path):
+    result, started = serve("--host", "127.0.0.1", "--no-new-token")
+    assert result.exit_code != 0 and started is None
+    assert "Refusing to serve on 127.0.0.1 without an instructor token" in result.output
     assert not (tmp_path / "token").exists()
 
 

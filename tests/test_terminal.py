@@ -78,15 +78,21 @@ def test_flask_warm_trains_everything_once_then_finds_it_cached(tmp_path):
     first = run("-m", "flask", "--app", "tests.fixture_app", "warm", "system_check", "line_fit", env=env)
     assert first.returncode == 0, first.stderr
     assert {row[0]: row[1] for row in warm_table(first.stdout)} == {"system_check": "trained", "line_fit": "trained"}
+    # Before it trains it says how long it expects here (from the speed test it runs first), then what it took.
+    assert "Timing this machine first" in first.stdout and "Expect up to about" in first.stdout
+    assert "Warmed in" in first.stdout and "(expected up to about" in first.stdout
     second = run("-m", "flask", "--app", "tests.fixture_app", "warm", "system_check", "line_fit", env=env)
     assert {row[0]: row[1] for row in warm_table(second.stdout)} == {"system_check": "cached", "line_fit": "cached"}
+    assert "Timing this machine" not in second.stdout, "the speed test is kept for the next start"
+    assert "Expect up to about 0 s on cpu (2 of 2 already cached)" in second.stdout
 
 
 def warm_table(stdout: str) -> list[list[str]]:
     """The rows of the table `flask warm` prints last: demo, outcome, seconds."""
     lines = stdout.splitlines()
     header = max(i for i, line in enumerate(lines) if line.startswith("demo "))
-    return [line.split() for line in lines[header + 1:] if line.strip() and not line.startswith("total")]
+    end = next(i for i, line in enumerate(lines) if i > header and line.startswith("total"))
+    return [line.split() for line in lines[header + 1:end]]
 
 
 def test_the_device_can_be_chosen_and_is_named():

@@ -1,15 +1,65 @@
-"""`flask --app app warm`: train and cache every demo's default result before the lecture."""
+"""`flask --app app warm`: train and cache every demo's default result before the lecture, saying
+first how long that should take on this machine and at the end how long it took."""
+import os
 import time
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from demos import DEMOS
 from demos.runtime.progress import ProgressBar
 import slides
 from web.deck import get_deck
-from web.engine import get_engine
+from web.engine import calibrates, get_engine
+
+
+def duration(seconds: float) -> str:
+    """Seconds as a lecturer plans an evening: "45 s", "3 min 40 s", "1 h 2 min"."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
+
+
+def expected_seconds(engine, runs: list) -> list[float | None]:
+    """Each run's estimate here: 0 when cached; None when there is nothing to go by."""
+    expected = []
+    for _, demo_id, raw_params in runs:
+        if engine.cached(demo_id, raw_params) is not None:
+            expected.append(0.0)
+        else:
+            estimate = engine.estimate(demo_id, raw_params)
+            expected.append(estimate.seconds if estimate else None)
+    return expected
+
+
+def say_what_to_expect(engine, runs: list) -> list[float | None]:
+    """Before training: the time expected on this machine, from its speed test and earlier runs."""
+    if not calibrates(current_app):
+        click.echo("No estimate: the speed test is off (FLASK_CALIBRATE=0).")
+        return [None] * len(runs)
+    if engine.calibration.seconds(wait=0) is None:
+        click.echo(f"Timing this machine first (a speed test of a few seconds on {engine.device_label})…")
+        engine.calibration.measure_here()
+    expected = expected_seconds(engine, runs)
+    known = [seconds for seconds in expected if seconds is not None]
+    if not known:
+        click.echo("No estimate: the speed test failed (see the log above).")
+        return expected
+    cached = sum(seconds == 0 for seconds in expected)
+    click.echo(f"Expect up to about {duration(sum(known))} on {engine.device_label}"
+               + (f" ({cached} of {len(runs)} already cached)" if cached else "")
+               + ", from this machine's speed test and its earlier runs; demos that stop once solved take less.")
+    cores, load = os.cpu_count() or 1, os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    if engine.device.type == "cpu" and load >= cores:
+        click.echo(f"This machine is busy (load average {load:.1f} on {cores} cores): the training shares it, "
+                   "so expect it to take longer.")
+    return expected
 
 
 @click.command("warm")
@@ -32,9 +82,11 @@ def warm_command(demo_ids: tuple[str, ...], full: bool):
         runs += [(f"{demo_id} (full)", demo_id, DEMOS[demo_id].FULL_PARAMS)
                  for demo_id in demo_ids if getattr(DEMOS[demo_id], "FULL_PARAMS", None)]
     click.echo(f"Warming {len(runs)} demo runs on {engine.device_label}; cache: {engine.cache.directory}")
+    expected = say_what_to_expect(engine, runs)
     width = max(len(label) for label, _, _ in runs)
     rows = []
-    for label, demo_id, raw_params in runs:
+    warm_started = time.perf_counter()
+    for (label, demo_id, raw_params), estimate in zip(runs, expected):
         demo, params, key = engine.resolve(demo_id, raw_params)
         bar = ProgressBar(label=f"{label:<{width}}  ")
         started = time.perf_counter()
@@ -45,14 +97,19 @@ def warm_command(demo_ids: tuple[str, ...], full: bool):
             outcome = f"FAILED: {error}"
         finally:
             bar.close()
-        rows.append((label, outcome, time.perf_counter() - started))
+        rows.append((label, outcome, time.perf_counter() - started, estimate))
+    took = time.perf_counter() - warm_started
 
-    click.echo(f"\n{'demo':<{width}}  {'outcome':<8}  seconds")
-    for demo_id, outcome, seconds in rows:
-        click.echo(f"{demo_id:<{width}}  {outcome:<8}  {seconds:7.2f}")
-    click.echo(f"{'total':<{width}}  {'':<8}  {sum(r[2] for r in rows):7.2f}")
-    if any(outcome.startswith("FAILED") for _, outcome, _ in rows):
-        raise SystemExit(1)
+    click.echo(f"\n{'demo':<{width}}  {'outcome':<8}  seconds  expected")
+    for label, outcome, seconds, estimate in rows:
+        guess = f"{estimate:8.1f}" if estimate is not None else f"{'-':>8}"
+        click.echo(f"{label:<{width}}  {outcome:<8}  {seconds:7.2f}  {guess}")
+    click.echo(f"{'total':<{width}}  {'':<8}  {sum(row[2] for row in rows):7.2f}")
+    known = [estimate for estimate in expected if estimate is not None]
+    click.echo(f"Warmed in {duration(took)}" + (f" (expected up to about {duration(sum(known))})." if known else "."))
+    failed = [label for label, outcome, _, _ in rows if outcome.startswith("FAILED")]
+    if failed:
+        raise click.ClickException(f"{len(failed)} of {len(rows)} runs failed: {', '.join(failed)} (see the table above).")
 
 
 def init_app(app: Flask) -> None:

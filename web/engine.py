@@ -1,6 +1,11 @@
 """The Flask side of the demo engine, as flaskr does its database: `init_app` builds the one
 Engine of this process from the app's settings, and `get_engine()` hands it to a request or a
-command."""
+command.
+
+The speed test behind estimates (`engine/calibration.py`) starts with the first request a server
+answers, in the background, never with the app: a command (`flask warm`, `flask export`, `--help`)
+builds the app too, and a thread still running PyTorch when such a command ends aborts it.
+"""
 from pathlib import Path
 
 from flask import Flask, current_app
@@ -12,10 +17,19 @@ def get_engine() -> Engine:
     return current_app.extensions["engine"]
 
 
+def calibrates(app: Flask) -> bool:
+    """Whether this app runs the speed test (FLASK_CALIBRATE; off in unit tests)."""
+    return bool(app.config.get("CALIBRATE", not app.testing))
+
+
+def start_calibration() -> None:
+    get_engine().calibration.start()  # once: later calls return at once
+
+
 def init_app(app: Flask) -> None:
     cache_dir = app.config.get("CACHE_DIR") or str(Path(app.instance_path) / "cache")
     app.extensions["engine"] = Engine(Path(cache_dir), device=str(app.config.get("DEVICE", "auto")),
                                       max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)),
-                                      torch_threads=app.config.get("TORCH_THREADS"),
-                                      # the speed test behind estimates before a first run; off in unit tests (FLASK_CALIBRATE=0 too)
-                                      calibrate=bool(app.config.get("CALIBRATE", not app.testing)))
+                                      torch_threads=app.config.get("TORCH_THREADS"))
+    if calibrates(app):
+        app.before_request(start_calibration)

@@ -4,8 +4,9 @@ the lecturer holds the instructor token.
 It listens on every interface (port 8000) through gunicorn and the project's gunicorn.conf.py, the
 server measured with 200 students (several processes, many threads: an open event stream holds a
 thread), so the same command serves one laptop in a seminar room and one GPU server for a hall.
-On a network address it needs an instructor token, since without one nobody else could be told
-from the lecturer: FLASK_INSTRUCTOR_TOKEN, else the one an earlier start made, else a new one. A
+It always has an instructor token, whatever the address, since without one every browser that
+reaches it (on this machine, every one) would be the lecturer: FLASK_INSTRUCTOR_TOKEN, else the one
+an earlier start made, else a new one. A
 token it makes is kept in a file only its user can read (FLASK_INSTRUCTOR_TOKEN_FILE, default
 instance/instructor-token), so a restart leaves the lecturer's browser unlocked, and is printed
 only to a terminal: with the output going to a file, it names the token's file instead.
@@ -100,40 +101,37 @@ def save_new_token(path: Path) -> str:
     return token
 
 
-def instructor_token(host: str, new_token: bool) -> tuple[str | None, str]:
-    """The token this server will ask for, and where it came from: "set", "saved", "new" or "none"."""
+def instructor_token(host: str, new_token: bool) -> tuple[str, str]:
+    """The token this server will ask for, and where it came from: "set", "saved" or "new"."""
     configured = current_app.config.get("INSTRUCTOR_TOKEN")
     if configured:
         return str(configured), "set"
-    if is_loopback(host):
-        return None, "none"  # only this machine can reach it: this machine is the instructor
     path = token_file()
     saved = saved_token(path)
     if saved:
         return saved, "saved"
     if not new_token:
         raise click.ClickException(
-            f"Refusing to serve on {host} without an instructor token: anyone on the network could move the "
+            f"Refusing to serve on {host} without an instructor token: anyone who reaches it could move the "
             "class, open polls and retrain. Set FLASK_INSTRUCTOR_TOKEN=<a secret>, or leave out --no-new-token "
             "to have one made and printed here.")
     return save_new_token(path), "new"
 
 
-def tell_the_lecturer(host: str, port: int, token: str | None, source: str) -> None:
+def tell_the_lecturer(host: str, port: int, token: str, source: str) -> None:
     echo = click.echo
     addresses = join_addresses(host, port)
     if is_loopback(host):
-        echo(f"The lecture: http://{url_host(host)}:{port}/ (this machine only: phones cannot join; "
-             "serve on 0.0.0.0, the default, for them)")
+        lecture = f"http://{url_host(host)}:{port}/"
+        echo(f"The lecture: {lecture} (this machine only: phones cannot join; serve on 0.0.0.0, the default, for them)")
     elif addresses:
+        lecture = addresses[0].removesuffix(SHORT_PATH) + "/"
         echo("Students join at (slide 1 shows its QR code, J shows it full screen):")
         for address in addresses:
             echo(f"    {address}")
     else:
+        lecture = f"http://<this machine's address>:{port}/"
         echo(f"No network address found: is this machine on the hall's network? Students join at http://<its address>:{port}{SHORT_PATH}")
-    if token is None:
-        return
-    lecture = addresses[0].removesuffix(SHORT_PATH) + "/" if addresses else f"http://<this machine's address>:{port}/"
     echo(f"On the lecture laptop open {lecture}, press I and enter the instructor token (once per browser;")
     echo("it unlocks follow mode, polls, Retrain and the speaker notes, on this machine's browser too).")
     if source == "set":
@@ -149,7 +147,7 @@ def tell_the_lecturer(host: str, port: int, token: str | None, source: str) -> N
               help="The address to listen on: 0.0.0.0 is every network this machine is on; 127.0.0.1 this machine only.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--no-new-token", is_flag=True,
-              help="Never make up an instructor token: refuse to serve the network without FLASK_INSTRUCTOR_TOKEN "
+              help="Never make up an instructor token: refuse to serve without FLASK_INSTRUCTOR_TOKEN "
                    "(or the token an earlier start saved).")
 @with_appcontext
 def serve_command(host: str, port: int, no_new_token: bool):
@@ -157,9 +155,7 @@ def serve_command(host: str, port: int, no_new_token: bool):
     instructor token (made and printed here if FLASK_INSTRUCTOR_TOKEN is not set)."""
     token, source = instructor_token(host, new_token=not no_new_token)
     tell_the_lecturer(host, port, token, source)
-    env = dict(os.environ)
-    if token:
-        env["FLASK_INSTRUCTOR_TOKEN"] = token  # for every worker; never on a command line others can list
+    env = {**os.environ, "FLASK_INSTRUCTOR_TOKEN": token}  # for every worker; never on a command line others can list
     root = current_app.root_path
     sys.stdout.flush()
     # The process becomes gunicorn: Ctrl+C stops the lecture as it would `flask run`.

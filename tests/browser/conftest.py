@@ -9,9 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.cached_results import start_cached_server
-from tests.browser.watch import watched_page
-from tests.live_server import ROOT, LiveServer
+# A machine without the browser-test packages (a GPU server running `pytest -m gpu`) skips this folder.
+for package in ("playwright", "axe_playwright_python"):
+    pytest.importorskip(package, reason=f"the browser tests need {package}: pip install -e '.[test]'")
+
+from tests.browser.cached_results import start_cached_server  # noqa: E402 (after the check above)
+from tests.browser.watch import watched_page  # noqa: E402
+from tests.live_server import ROOT, LiveServer  # noqa: E402
 
 ARTIFACTS = ROOT / "artifacts"  # screenshots; ignored by git
 CHROMIUM_ARGS = [
