@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.figures import BENCHMARKS
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 GUIDES = sorted((ROOT / "docs").glob("*.md"))
 README_MAX_BYTES = 10_000
-GENERATED_FIGURES = ("demo_times", "cached_latency", "engine_overhead", "train_step")
+GENERATED_FIGURES = tuple(BENCHMARKS)
 
 FENCE = re.compile(r"^(```|~~~).*?^\1", flags=re.DOTALL | re.MULTILINE)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
