@@ -87,6 +87,8 @@ def warm_command(demo_ids: tuple[str, ...], full: bool):
     rows = []
     warm_started = time.perf_counter()
     for (label, demo_id, raw_params), estimate in zip(runs, expected):
+        if estimate is not None:  # again: a run before it may have trained a model this one reuses
+            estimate = expected_seconds(engine, [(label, demo_id, raw_params)])[0]
         demo, params, key = engine.resolve(demo_id, raw_params)
         bar = ProgressBar(label=f"{label:<{width}}  ")
         started = time.perf_counter()
@@ -106,7 +108,7 @@ def warm_command(demo_ids: tuple[str, ...], full: bool):
         click.echo(f"{label:<{width}}  {outcome:<8}  {seconds:7.2f}  {guess}")
     click.echo(f"{'total':<{width}}  {'':<8}  {sum(row[2] for row in rows):7.2f}")
     known = [estimate for estimate in expected if estimate is not None]
-    click.echo(f"Warmed in {duration(took)}" + (f" (expected up to about {duration(sum(known))})." if known else "."))
+    click.echo(f"Warmed in {duration(took)}" + (f" (expected up to about {duration(sum(known))} at the start)." if known else "."))
     failed = [label for label, outcome, _, _ in rows if outcome.startswith("FAILED")]
     if failed:
         raise click.ClickException(f"{len(failed)} of {len(rows)} runs failed: {', '.join(failed)} (see the table above).")
