@@ -15,7 +15,8 @@ import threading
 import time
 from pathlib import Path
 
-from demos import line_fit
+from tests import fixture_app  # noqa: F401  (registers the tests' demo, line_fit, with the engine)
+from tests import line_fit
 from demos.core.training import seed_everything
 from demos.runtime.device import pick_device
 from demos.runtime.params import validate

@@ -1,13 +1,17 @@
 """The project's commands end as a newcomer expects: `flask export`, `warm` and `--help` exit 0 with no
 thread left running PyTorch, `warm` says how long it expects and how long it took, and a GPU machine
 without the browser-test packages still collects the GPU tests."""
+import json
 import os
+import re
 import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from app import create_app
+from engine import calibration
+from web import cli
 from tests.live_server import ROOT
 
 RUNS = 4  # each in a fresh process and cache; before the fix about half of them aborted (exit 134)
@@ -90,3 +94,18 @@ def test_the_gpu_tests_collect_on_a_machine_without_the_browser_test_packages(tm
     assert run.returncode == 0, run.stdout[-3000:]
     assert "tests/gpu/test_cuda.py::" in run.stdout
     assert "the browser tests need playwright" in run.stdout
+
+
+def test_warm_says_what_to_expect_and_that_a_busy_machine_will_take_longer(tmp_path, monkeypatch):
+    # The speed test as this machine measured it earlier (kept in the cache folder): nothing is timed again.
+    (tmp_path / "calibration.json").write_text(json.dumps({"cpu": {"seconds": 0.5, "version": calibration.VERSION}}))
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "CALIBRATE": True})
+    monkeypatch.setattr(type(app.extensions["engine"]), "compute", lambda self, demo, params, key, progress=None: (None, True))
+    busy = 4.0 * (os.cpu_count() or 1)  # four processes waiting for each core
+    monkeypatch.setattr(cli.os, "getloadavg", lambda: (busy, busy, busy))
+    result = app.test_cli_runner().invoke(args=["warm", "system_check"])
+    assert result.exit_code == 0, result.output
+    assert "Timing this machine" not in result.output
+    assert re.search(r"Expect up to about \d+ s on cpu, from this machine's speed test", result.output)
+    assert f"This machine is busy (load average {busy:.1f} on {os.cpu_count()} cores)" in result.output
+    assert re.search(r"Warmed in \d+ s \(expected up to about \d+ s at the start\)\.", result.output)
