@@ -29,9 +29,11 @@ DRAWN = """([slideId, extra]) => {
 EXTRA = {"system_check": ".cache-chip", "recap": ".recap-overall"}
 
 # ...and has stopped moving: the text's boxes are the same over five animation frames in a row
-# (Plotly may draw again once its container settles, and fonts may still be swapping).
+# (Plotly may draw again once its container settles, and fonts may still be swapping). A frame is
+# also taken as passed after 100 ms: headless Chromium sometimes stops sending animation frames to a
+# page just resized, and the wait then hung until pytest's timeout instead of looking again.
 SETTLED = """async (slideId) => {
-  await document.fonts.ready;
+  await Promise.race([document.fonts.ready, new Promise((next) => setTimeout(next, 5000))]);
   const output = document.getElementById(slideId).querySelector('.demo-output');
   const snapshot = () => JSON.stringify([...output.querySelectorAll('text, p, li, span, td, th')].map((e) => {
     const r = e.getBoundingClientRect();
@@ -39,7 +41,7 @@ SETTLED = """async (slideId) => {
   }));
   let last = snapshot(), same = 0;
   for (let frame = 0; frame < 300 && same < 5; frame += 1) {
-    await new Promise(requestAnimationFrame);
+    await new Promise((next) => { requestAnimationFrame(next); setTimeout(next, 100); });
     const now = snapshot();
     same = now === last ? same + 1 : 0;
     last = now;
