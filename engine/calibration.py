@@ -10,7 +10,7 @@ cores, the load on it.
 
 A server runs it in the background, started by the first request it answers, so that the first
 slide's estimate is ready when asked for (a request that comes first waits for it, a second or two)
-and no request pays for it twice; `flask warm` runs it in the foreground before it trains, and no
+and no request pays for it twice; `flask warm` starts it and waits for its end before it trains, and no
 other command runs it at all. Measured once per device and cache folder: a restarted server reads it back. It holds
 the device (the engine's lock on it) while it runs, so no training run slows it down or is slowed
 by it, and several server processes measure it once.
@@ -79,18 +79,9 @@ class Calibration:
             self._thread = threading.Thread(target=self._run, name="calibration", daemon=True)
             self._thread.start()
 
-    def measure_here(self) -> float | None:
-        """The unit's seconds, measured now in this thread unless known or under way: for a command about
-        to train for minutes (`flask warm`), which must leave no thread running PyTorch when it ends."""
-        with self._lock:
-            elsewhere = self._done.is_set() or self._thread is not None
-        if elsewhere:
-            return self.seconds()
-        self._run()
-        return self._seconds
-
-    def seconds(self, wait: float = WAIT_SECONDS) -> float | None:
-        """The unit's seconds, waiting (at most `wait`) for a test under way; None if never measured."""
+    def seconds(self, wait: float | None = WAIT_SECONDS) -> float | None:
+        """The unit's seconds, waiting (at most `wait` seconds; None: to its end) for a test under way; None
+        if never measured."""
         if self._thread is not None:
             self._done.wait(wait)
         return self._seconds

@@ -45,7 +45,8 @@ def say_what_to_expect(engine, runs: list) -> list[float | None]:
         return [None] * len(runs)
     if engine.calibration.seconds(wait=0) is None:
         click.echo(f"Timing this machine first (a speed test of a few seconds on {engine.device_label})…")
-        engine.calibration.measure_here()
+        engine.calibration.start()
+        engine.calibration.seconds(wait=None)  # to its end: no thread may be running PyTorch when warm exits
     expected = expected_seconds(engine, runs)
     known = [seconds for seconds in expected if seconds is not None]
     if not known:
