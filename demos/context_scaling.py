@@ -64,7 +64,8 @@ PARAMS = [
     Param("text_steps", "int", CharLM.steps, "Most training steps of each character model (the generative "
           "showdown's: at its default, the very same models)", 20, 20000),
 ]
-FULL_PARAMS = {"variant": "varying", "steps": 4000}  # the long run `flask warm --full` computes: minutes on a CPU
+BUDGETS = {"cpu": {"full": {"variant": "varying", "steps": 4000}},  # per device class: `demos.runtime.budgets`
+           "gpu": {"full": {"variant": "varying", "steps": 4000}}}
 
 
 # ----------------------------------------------------------------------------- the copy test

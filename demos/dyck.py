@@ -38,10 +38,19 @@ PARAMS = [
     seeds_param(),
     Param("lengths", "multi", [20], "String lengths (brackets); a model is trained at each", 1, len(LENGTHS),
           choices=LENGTHS),
-    Param("steps", "int", 450, "Most training steps of each model; it stops once solved", 50, 3000),
+    Param("steps", "int", 1200, "Most training steps of each model; it stops once solved", 50, 3000),
     Param("width", "int", 32, "Width of every model (LSTM state size, Transformer d_model)", 8, 64),
+    Param("models", "multi", ["lstm", "transformer-2"], "The models trained: the LSTM, and a Transformer of 1 "
+          "or 2 layers (the 1-layer one rarely learns within a slide's budget)", 1, 3,
+          choices=("lstm", "transformer", "transformer-2")),
 ]
-FULL_PARAMS = {"lengths": [20, 50], "steps": 1500}  # the long run `flask warm --full` computes: long on a CPU
+# Budgets per device class (`demos.runtime.budgets`): by default the LSTM and the 2-layer Transformer, with
+# steps enough for the 2-layer one to learn length 20 with every seed; the prepared run adds the 1-layer
+# Transformer and length 50.
+BUDGETS = {
+    "cpu": {"full": {"lengths": [20, 50], "steps": 2000, "models": ["lstm", "transformer", "transformer-2"]}},
+    "gpu": {"full": {"lengths": [20, 50], "steps": 3000, "models": ["lstm", "transformer", "transformer-2"]}},
+}
 CONTENDERS = {  # name: (contender, layers)
     "lstm": ("lstm-tuned", 1),
     "transformer": ("transformer", 1),
@@ -109,14 +118,15 @@ def tuning(settings: dict | None = None) -> Study:
 
 def run(params: dict, progress, device: torch.device) -> dict:
     lengths, width, seeds = params["lengths"], params["width"], seed_list(params["seed"], params["seeds"])
+    names = params["models"]
     entries = [entry(name, length, params, chosen(ID, name)["lr"], seed)
-               for length in lengths for name in MODELS for seed in seeds]
+               for length in lengths for name in names for seed in seeds]
     scored = train_and_score(entries, BATCH_SIZE, device, progress)
     learned = {e.key: e.watch.step for e in entries}
 
     points, baselines, test_sets = [], {}, []
     for length in lengths:
-        tests = {seed: scored[(MODELS[0], length, seed)] for seed in seeds}  # same seed: same fresh strings
+        tests = {seed: scored[(names[0], length, seed)] for seed in seeds}  # same seed: same fresh strings
         texts = {seed: [BoundedDyck(length).describe(row) for row in tests[seed].inputs] for seed in seeds}
         kinds = {seed: [near_miss_kind(text) or "balanced" for text in texts[seed]] for seed in seeds}
         counting = [[counts_match(text) == (kind == "balanced") for text, kind in zip(texts[seed], kinds[seed])]
@@ -124,7 +134,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
         baselines[str(length)] = {"chance": CHANCE, "counting": over_seeds([sum(r) / len(r) for r in counting]),
                                   "counting_by_kind": accuracy_by_kind(counting[0], kinds[seeds[0]])}
         test_sets.append({"length": length, "counts": {kind: kinds[seeds[0]].count(kind) for kind in KINDS}})
-        for name in MODELS:
+        for name in names:
             runs = {seed: scored[(name, length, seed)] for seed in seeds}
             right = {seed: (r.probabilities.argmax(-1) == r.targets).tolist() for seed, r in runs.items()}
             by_kind = [accuracy_by_kind(right[seed], kinds[seed]) for seed in seeds]
@@ -135,13 +145,13 @@ def run(params: dict, progress, device: torch.device) -> dict:
                            "learned_at": [learned[(name, length, seed)] for seed in seeds],
                            "parameters": runs[seeds[0]].parameters})
 
-    result = {"models": {name: model_label(name) for name in MODELS}, "lengths": lengths, "seeds": seeds,
+    result = {"models": {name: model_label(name) for name in names}, "lengths": lengths, "seeds": seeds,
               "chance": CHANCE, "baselines": baselines, "points": points, "test_sets": test_sets,
               "examples": examples(params["seed"]), "near_misses": dict(NEAR_MISSES), "max_depth": MAX_DEPTH,
               "n_test": len(scored[entries[0].key].targets),
               "budget": {"optimizer": "Adam", "steps": params["steps"], "batch_size": BATCH_SIZE,
                          "width": width, "lstm": CARE["lstm-tuned"], "transformer": CARE["transformer"]},
-              "learned": LEARNED, "lr": {name: chosen(ID, name)["lr"] for name in MODELS}, "recipes": how_chosen(ID)}
+              "learned": LEARNED, "lr": {name: chosen(ID, name)["lr"] for name in names}, "recipes": how_chosen(ID)}
     result["summary"] = summarize(result)
     return result
 
@@ -158,6 +168,11 @@ def examples(seed: int) -> list[dict]:
         shown.append({"kind": kind, "balanced": "".join(source), "near_miss": "".join(near_miss),
                       "counting_rule": "balanced" if counts_match("".join(near_miss)) else "not balanced"})
     return shown
+
+
+def trained(result: dict) -> list[str]:
+    """The models this run trained, in the slide's order."""
+    return [name for name in MODELS if name in result["models"]]
 
 
 def point(result: dict, name: str, length: int) -> dict:
@@ -182,9 +197,11 @@ def sooner(a: list[int | None], b: list[int | None]) -> bool:
 
 def race(result: dict, length: int) -> tuple[str, str]:
     """Who learned sooner at `length`, with every seed ("lstm", "transformer" or "tie"), and the better Transformer."""
-    steps = {name: point(result, name, length)["learned_at"] for name in MODELS}
-    best = min(("transformer", "transformer-2"),
-               key=lambda name: (steps[name].count(None), sum(s or 0 for s in steps[name])))
+    steps = {name: point(result, name, length)["learned_at"] for name in trained(result)}
+    transformers = [name for name in ("transformer-2", "transformer") if name in steps]
+    if not transformers or "lstm" not in steps:  # one family only: no race
+        return "tie", (transformers or ["lstm"])[0]
+    best = min(transformers, key=lambda name: (steps[name].count(None), sum(s or 0 for s in steps[name])))
     winner = ("lstm" if sooner(steps["lstm"], steps[best])
               else "transformer" if sooner(steps[best], steps["lstm"]) else "tie")
     return winner, best
@@ -195,30 +212,30 @@ def summarize(result: dict) -> str:
     over = f"mean over {len(seeds)} seeds, range in brackets" if len(seeds) > 1 else f"seed {seeds[0]}"
     steps = "; ".join(f"{result['models'][name]} "
                       f"{' / '.join(learned_text(point(result, name, n)['learned_at'], budget) for n in lengths)}"
-                      for name in MODELS)
+                      for name in trained(result))
     text = (f"Steps until learned (right on {result['learned']:.0%} of validation strings, checked every 25 steps) "
             f"at length {' / '.join(map(str, lengths))} ({over}): {steps}.")
     for length in lengths:
         winner, best = race(result, length)
         at = f" at length {length}" if len(lengths) > 1 else ""
         if winner == "lstm":
-            text += f" The LSTM learned sooner than either Transformer with every seed{at}."
+            text += f" The LSTM learned sooner than the {result['models'][best]} with every seed{at}."
         elif winner == "transformer":
             text += f" The {result['models'][best]} learned sooner than the LSTM with every seed{at}."
         else:
             text += f" Neither the LSTM nor a Transformer learned sooner with every seed{at}."
-    scores = {name: [point(result, name, length)["accuracy"] for length in lengths] for name in MODELS}
+    scores = {name: [point(result, name, length)["accuracy"] for length in lengths] for name in trained(result)}
     per_model = "; ".join(f"{result['models'][name]} {' / '.join(spread_text(a) for a in scores[name])}"
-                          for name in MODELS)
+                          for name in trained(result))
     counting = " / ".join(spread_text(result["baselines"][str(n)]["counting"]) for n in lengths)
     text += (f" Right on fresh strings at the end (half balanced, half near misses): {per_model}. "
              f"The counting rule scores {counting}, chance 50%.")
-    below = [f"the {result['models'][name]} at length {listed(short)}" for name in MODELS
+    below = [f"the {result['models'][name]} at length {listed(short)}" for name in trained(result)
              if (short := [n for n, a in zip(lengths, scores[name])
                            if not ahead(a, result["baselines"][str(n)]["counting"])])]
     if below:
         text += f" Not above counting with every seed: {listed(below)}."
-    return text + " " + rates_sentence(result["recipes"], {result["models"][name]: result["lr"][name] for name in MODELS})
+    return text + " " + rates_sentence(result["recipes"], {result["models"][name]: result["lr"][name] for name in trained(result)})
 
 
 def headline(result: dict) -> dict:
@@ -237,12 +254,12 @@ def format_text(result: dict) -> str:
     budget = result["budget"]
     lines = [f"Steps until learned (right on {result['learned']:.0%} of validation strings), each seed "
              f"(-: not within {budget['steps']:,})", f"{'length':<{width}}  " + "".join(f"{n:>16}" for n in lengths)]
-    for name in MODELS:
+    for name in trained(result):
         lines.append(f"{result['models'][name]:<{width}}  " + "".join(
             f"{' '.join('-' if s is None else str(s) for s in point(result, name, n)['learned_at']):>16}" for n in lengths))
     lines += ["", "Right on fresh strings, mean (lowest–highest) over seeds " + ", ".join(map(str, result["seeds"])),
               f"{'length':<{width}}  " + "".join(f"{n:>16}" for n in lengths)]
-    for name in MODELS:
+    for name in trained(result):
         lines.append(f"{result['models'][name]:<{width}}  "
                      + "".join(f"{spread_text(point(result, name, n)['accuracy']):>16}" for n in lengths))
     lines.append(f"{'counting rule':<{width}}  "
@@ -250,7 +267,7 @@ def format_text(result: dict) -> str:
     lines.append(f"{'chance':<{width}}  " + "".join(f"{'50%':>16}" for _ in lengths))
     lines += ["", f"Right by kind of test string, length {lengths[-1]} (mean over seeds):",
               f"{'':<{width}}  " + "".join(f"{kind:>10}" for kind in KINDS)]
-    for name in MODELS:
+    for name in trained(result):
         by_kind = point(result, name, lengths[-1])["by_kind"]
         lines.append(f"{result['models'][name]:<{width}}  " + "".join(f"{by_kind[k]['mean']:>10.0%}" for k in KINDS))
     counting = result["baselines"][str(lengths[-1])]["counting_by_kind"]

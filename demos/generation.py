@@ -65,7 +65,7 @@ PARAMS = [
     seed_param(),
     seeds_param(),
 ]
-FULL_PARAMS = {"steps": 3000}  # the long run `flask warm --full` computes: minutes on a CPU
+BUDGETS = {"cpu": {"full": {"steps": 3000}}, "gpu": {"full": {"steps": 3000}}}  # per device class: `demos.runtime.budgets`
 
 
 SCHEDULES = ("cooldown", "cosine")  # the schedules each family tries (`demos.core.training.learning_rate`)

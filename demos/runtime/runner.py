@@ -6,6 +6,7 @@ from typing import Callable
 import torch
 
 from demos.core.training import seed_everything
+from demos.runtime.budgets import budget_label, overrides
 from demos.runtime.device import device_label, pick_device, precision, use_fast_math
 from demos.runtime.params import validate
 from demos.runtime.progress import stopping_with
@@ -21,10 +22,12 @@ def no_progress(fraction: float, message: str, data: dict | None = None) -> None
     pass
 
 
-def effective_params(demo: ModuleType, raw_params: dict | None) -> dict:
+def effective_params(demo: ModuleType, raw_params: dict | None, device: torch.device | str = "cpu") -> dict:
     """The parameters a run will use: checked against the schema (a parameter may check more
-    than its type and bounds, e.g. a sentence made only of unknown words), defaults filled in.
-    Raises ParamError before any work is done."""
+    than its type and bounds, e.g. a sentence made only of unknown words), defaults filled in:
+    those of `device`'s class (`demos.runtime.budgets`). Raises ParamError before any work is done."""
+    if raw_params is None or isinstance(raw_params, dict):
+        raw_params = {**overrides(demo, device), **(raw_params or {})}
     return validate(demo.PARAMS, raw_params)
 
 
@@ -39,8 +42,8 @@ def run_demo(demo: ModuleType, raw_params: dict | None, progress: Progress = no_
     later go to `store` (the engine's, on its cache folder). `stop_check()`, called by the training
     loops at every step, raises to stop the run (a cancelled job).
     """
-    params = effective_params(demo, raw_params)
     device = device or pick_device()
+    params = effective_params(demo, raw_params, device)
     use_fast_math(device)
     seed_everything(params["seed"])
     started = time.perf_counter()
@@ -52,6 +55,7 @@ def run_demo(demo: ModuleType, raw_params: dict | None, progress: Progress = no_
         "demo": demo.ID,
         "device": device_label(device),
         "precision": result.get("precision", precision(device)),
+        "budget_run": budget_label(demo, params, device),  # which budget: "the GPU default", ...
         "params": params,
         "seed": params["seed"],
         "train_seconds": round(train_seconds, 3),

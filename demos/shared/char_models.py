@@ -55,6 +55,7 @@ class CharLM:
     width: int = 64  # the Transformer's width; the LSTM's is matched to its parameter count
     n_layers: int = 2
     n_heads: int = 4
+    lstm_layers: int | None = None  # the LSTM's layers; None: as many as the Transformer's
     eval_every: int = 100
     patience: int = 3  # evaluations without improvement before stopping
     # The recipe; None: the one chosen for the family on the validation text (`recipe`)
@@ -88,7 +89,8 @@ def model_config(settings: CharLM, vocab_size: int) -> ModelConfig:
                               causal=True, fast_attention=True)
     if settings.kind == "transformer":
         return transformer
-    return matching_width(replace(transformer, kind="lstm", forget_bias=1.0), count_parameters(build_model(transformer)))
+    lstm = replace(transformer, kind="lstm", forget_bias=1.0, n_layers=settings.lstm_layers or settings.n_layers)
+    return matching_width(lstm, count_parameters(build_model(transformer)))
 
 
 def training_windows(settings: CharLM, ids: torch.Tensor, device: torch.device) -> "TextWindows":
