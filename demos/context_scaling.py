@@ -31,7 +31,9 @@ from demos.core.tasks import EVAL, TRAIN, RepeatedStretch, data_generator, held_
 from demos.core.training import Run, TrainConfig, language_model_loss, train_together
 from demos.runtime.params import Param, seed_param
 from demos.runtime.progress import Tally, share
-from demos.shared.char_models import CharLM, bits, document_windows, token_losses, trained_models, untrained
+from demos.shared import scaling
+from demos.shared.char_models import (CharLM, bits, document_windows, stops_gaining, token_losses, trained_models,
+                                      untrained)
 from demos.shared.contenders import label
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
@@ -54,7 +56,7 @@ BATCH_SIZE = 16
 WIDTH, LAYERS, HEADS = 64, 2, 4  # the Transformer (about 112k parameters); the LSTM is matched to it
 VALIDATION_SEQUENCES = 256  # recipes are chosen on these
 TEST_SEQUENCES = 512  # each seed's models are scored on these, once
-CONTEXTS = (1, 2, 4, 8, 16, 32, 64, 128, 256)  # natural text: the context lengths T tried (up to the models' own)
+CONTEXTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # natural text: the context lengths T tried (up to the models' own)
 PARAMS = [
     seed_param(),
     seeds_param(),
@@ -63,9 +65,14 @@ PARAMS = [
     Param("steps", "int", STEPS, "Training steps of each copy-test model (batch 16)", 20, 5000),
     Param("text_steps", "int", CharLM.steps, "Most training steps of each character model (the generative "
           "showdown's: at its default, the very same models)", 20, 20000),
+    scaling.scale_param("text_scale", "The character models read: one (the showdown's slide models, 64 characters "
+                        "of context) or the largest of a size sweep (cpu-sweep: 256 characters; gpu-sweep: 512), with "
+                        "the loss at each position of the context (Kaplan et al.'s Figure 7, right)"),
 ]
-BUDGETS = {"cpu": {"full": {"variant": "varying", "steps": 4000}},  # per device class: `demos.runtime.budgets`
-           "gpu": {"full": {"variant": "varying", "steps": 4000}}}
+# Per device class (`demos.runtime.budgets`): the prepared run learns the copy test's varying distance, and
+# on a GPU reads the largest models of the showdown's size sweep (trained by the showdown's prepared run).
+BUDGETS = {"cpu": {"full": {"variant": "varying", "steps": 4000}},
+           "gpu": {"full": {"variant": "varying", "steps": 4000, "text_scale": "gpu-sweep"}}}
 
 
 # ----------------------------------------------------------------------------- the copy test
@@ -185,28 +192,19 @@ def copy_test(params: dict, seeds: list[int], device: torch.device, progress) ->
 # ----------------------------------------------------------------------------- natural text, context cut to T
 
 
-def stops_gaining(contexts: list[int], losses: torch.Tensor) -> int:
-    """The shortest context from which no longer one lowers the loss by more than two standard errors
-    (paired over the target characters); `losses` is (contexts, targets)."""
-    def gains(shorter: torch.Tensor, longer: torch.Tensor) -> bool:
-        gain = shorter - longer  # (targets,)
-        return bool(gain.mean() > 2 * gain.std() / math.sqrt(len(gain)))
-
-    for i, T in enumerate(contexts):
-        if not any(gains(losses[i], longer) for longer in losses[i + 1:]):
-            return T
-    return contexts[-1]
-
-
 def last_bits(model: nn.Module, windows: torch.Tensor, T: int, device: torch.device) -> torch.Tensor:
     """The loss (bits) of each window's last character, read after only the T characters before it: (n,)."""
     return token_losses(model, windows[:, -(T + 1):], device)[:, -1] / math.log(2)
 
 
-def natural_text(seeds: list[int], steps: int, device: torch.device, progress) -> dict:
-    """The showdown's character models on the same test characters, each read with its context cut to T."""
-    settings = [CharLM(kind=kind, seed=seed, steps=steps) for kind in MODELS for seed in seeds]
-    trained = dict(zip(((s.kind, s.seed) for s in settings), trained_models(settings, device, progress)))
+def natural_text(seeds: list[int], steps: int, device: torch.device, progress, scale: str = "one") -> dict:
+    """The showdown's character models on the same test characters, each read with its context cut to T;
+    with a sweep's models, also each family's loss at each position of the context."""
+    sweep = scaling.SWEEPS.get(scale)
+    settings = ([CharLM(kind=kind, seed=seed, steps=steps) for kind in MODELS for seed in seeds] if sweep is None
+                else [s for kind in MODELS for s in scaling.largest(sweep, kind, seeds)])
+    models = trained_models(settings, device, progress)
+    trained = dict(zip(((s.kind, s.seed) for s in settings), models))
     corpus, context = load(), settings[0].context
     windows, documents = document_windows(corpus, "test", context)  # (n, context + 1): the target is the last
     contexts = [T for T in CONTEXTS if T <= context]
@@ -220,7 +218,8 @@ def natural_text(seeds: list[int], steps: int, device: torch.device, progress) -
             "bits": [over_seeds(by_seed[:, i].mean(dim=1).tolist()) for i in range(len(contexts))],
             "stops_gaining": stops_gaining(contexts, by_seed.mean(dim=0)),
         })
-    return {"contexts": contexts, "context": context, "models": families, "targets": len(windows),
+    positions = None if sweep is None else scaling.position_panel(sweep, dict(zip(settings, models)), seeds)
+    return {"contexts": contexts, "context": context, "models": families, "targets": len(windows), "positions": positions,
             "documents": len(torch.unique(documents)), "chance": math.log2(corpus.vocab_size),
             "steps": settings[0].steps, "corpus": corpus.facts()["source"],
             "example": decode(windows[0, -1 - min(context, 48):].tolist())}
@@ -233,14 +232,20 @@ def work(params: dict) -> float:
     """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
     (`python -m benchmarks.eta --fit`): seeds × copy-test steps, the steps of each
     character model not kept from the showdown (slide 11), and scoring them."""
-    models = [CharLM(kind=kind, seed=seed, steps=params["text_steps"]) for kind in MODELS for seed in seed_list(params["seed"], params["seeds"])]
+    seeds = seed_list(params["seed"], params["seeds"])
+    if params["text_scale"] != "one":  # the sweep's largest models, each as costly as many slide models
+        sweep = scaling.SWEEPS[params["text_scale"]]
+        largest = [s for kind in MODELS for s in scaling.largest(sweep, kind, seeds)]
+        return 18 + 0.2 * params["seeds"] * params["steps"] + sum(0.0392 * s.steps * scaling.cost(s)
+                                                                   for s in untrained(largest))
+    models = [CharLM(kind=kind, seed=seed, steps=params["text_steps"]) for kind in MODELS for seed in seeds]
     return 18 + 0.2 * params["seeds"] * params["steps"] + 0.0392 * params["text_steps"] * len(untrained(models))
 
 
 def run(params: dict, progress, device: torch.device) -> dict:
     seeds = seed_list(params["seed"], params["seeds"])
     copy = copy_test(params, seeds, device, share(progress, 0, 0.6))
-    text = natural_text(seeds, params["text_steps"], device, share(progress, 0.6, 1.0))
+    text = natural_text(seeds, params["text_steps"], device, share(progress, 0.6, 1.0), params["text_scale"])
     result = {"copy": copy, "text": text, "seeds": seeds, "recipes": how_chosen(ID)}
     result["winner"] = verdict(copy)
     result["summary"] = summarise(result)
@@ -270,10 +275,29 @@ def summarise(result: dict) -> str:
     over = f"mean (range) over {len(seeds)} seeds" if len(seeds) > 1 else f"seed {seeds[0]}"
     rates = ", ".join(f"{m['label']} {rate_text(m['lr'])}" for m in copy["models"])
     stops = [f"{m['stops_gaining']} ({m['label']})" for m in text["models"]]
+    positions = "" if not text.get("positions") else " " + position_words(text["positions"])
     return (f"Copy test, {copy['variant_label']} ({over}, chance {copy['chance']:.2f} bits): on the repeats the "
             f"Transformer {bits_text(transformer['repeat_bits'])} bits per symbol, the LSTM "
             f"{bits_text(lstm['repeat_bits'])}. Rates chosen on validation: {rates}. Text, context cut to T: no "
-            f"clear gain after T = {stops[0]}, {stops[1]}.")
+            f"clear gain after T = {stops[0]}, {stops[1]}.{positions}")
+
+
+def position_words(panel: dict) -> str:
+    """Figure 7 (right) in words: each family's loss early and late in the context, the fitted a, b, c,
+    and the position from which it stops gaining."""
+    bins = panel["bins"]
+    parts = []
+    for family in panel["families"]:
+        fit, stops = family["fit"], family["stops_gaining"]
+        stop_text = (f"{stops['mean']:.0f}" if stops["min"] == stops["max"]
+                     else f"{stops['mean']:.0f} ({stops['min']:.0f}–{stops['max']:.0f} over seeds)")
+        shown = sorted({0, min(3, len(bins) - 1), min(6, len(bins) - 1), len(bins) - 1})  # 1, 8–15, 64–127, the last
+        at = ", ".join(f"{bits_text(family['bins'][i])} at {'position 1' if bins[i][1] == 1 else f'{bins[i][0]}–{bins[i][1]}'}"
+                       for i in shown)
+        parts.append(f"the {family['label']} {at} (fit {fit['a']:.2f} + {fit['b']:.2f}·T^−{fit['c']:.2f}; "
+                     f"no clear gain after position {stop_text})")
+    return (f"Loss at each position of the {panel['context']}-character context, largest models, bits per "
+            f"character: {'; '.join(parts)}.")
 
 
 def headline(result: dict) -> dict:

@@ -38,7 +38,7 @@ PARAMS = [
     seeds_param(),
     Param("lengths", "multi", [20], "String lengths (brackets); a model is trained at each", 1, len(LENGTHS),
           choices=LENGTHS),
-    Param("steps", "int", 1200, "Most training steps of each model; it stops once solved", 50, 3000),
+    Param("steps", "int", 1000, "Most training steps of each model; it stops once solved", 50, 3000),
     Param("width", "int", 32, "Width of every model (LSTM state size, Transformer d_model)", 8, 64),
     Param("models", "multi", ["lstm", "transformer-2"], "The models trained: the LSTM, and a Transformer of 1 "
           "or 2 layers (the 1-layer one rarely learns within a slide's budget)", 1, 3,
@@ -49,7 +49,8 @@ PARAMS = [
 # Transformer and length 50.
 BUDGETS = {
     "cpu": {"full": {"lengths": [20, 50], "steps": 2000, "models": ["lstm", "transformer", "transformer-2"]}},
-    "gpu": {"full": {"lengths": [20, 50], "steps": 3000, "models": ["lstm", "transformer", "transformer-2"]}},
+    "gpu": {"default": {"steps": 1500},
+            "full": {"lengths": [20, 50], "steps": 1500, "models": ["lstm", "transformer", "transformer-2"]}},
 }
 CONTENDERS = {  # name: (contender, layers)
     "lstm": ("lstm-tuned", 1),

@@ -24,6 +24,7 @@ from demos.runtime.params import Param, ParamError, seed_param
 from demos.runtime.progress import share
 from demos.shared.char_models import CharLM, fit_models, target_positions, trained_models, untrained
 from demos.shared.contenders import label
+from demos.shared import scaling
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
 from demos.shared.tuning import LR_GRID, Study, how_chosen, rate_text
@@ -64,17 +65,25 @@ PARAMS = [
           "each stops)", 20, 3000),
     seed_param(),
     seeds_param(),
+    scaling.scale_param("scale", "one: the slide's two models; cpu-sweep or gpu-sweep: both families at three "
+                        "sizes (Kaplan et al.'s Figures 7 and 5 in miniature), the showdown between the largest"),
 ]
-BUDGETS = {"cpu": {"full": {"steps": 3000}}, "gpu": {"full": {"steps": 3000}}}  # per device class: `demos.runtime.budgets`
+# Per device class (`demos.runtime.budgets`): the prepared run trains the same two models for longer on a
+# CPU, and the size sweep on a GPU.
+BUDGETS = {"cpu": {"full": {"steps": 3000}}, "gpu": {"full": {"scale": "gpu-sweep"}}}
+TUNING_VARIANTS = tuple(scaling.SWEEPS)  # `python -m benchmarks.recipes generation-gpu-sweep`
 
 
 SCHEDULES = ("cooldown", "cosine")  # the schedules each family tries (`demos.core.training.learning_rate`)
 WINDOWS = (64, 32)  # training window lengths each family tries, with as many windows per step as keep the characters equal
 
 
-def tuning() -> Study:
+def tuning(variant: str | None = None) -> Study:
     """Each family's learning rate, schedule and training window, chosen on the validation text at the
-    slide's default budget: the best validation bits per character (of the weights kept)."""
+    slide's default budget: the best validation bits per character (of the weights kept). A `variant`
+    (a sweep's name) chooses each size's learning rate for that sweep instead (`scaling.tuning`)."""
+    if variant is not None:
+        return scaling.tuning(scaling.SWEEPS[variant])
     budget = CharLM()
 
     def score(kind: str, recipe: dict, seed: int, device: torch.device) -> float:
@@ -151,15 +160,26 @@ def work(params: dict) -> float:
     """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
     (`python -m benchmarks.eta --fit`): the steps of each model not kept from an
     earlier run (two kinds × seeds), and the rest (the counting models, the continuations)."""
-    models = [CharLM(kind=kind, seed=seed, steps=params["steps"]) for kind in MODELS for seed in seed_list(params["seed"], params["seeds"])]
+    seeds = seed_list(params["seed"], params["seeds"])
+    if params["scale"] != "one":  # each model's steps, scaled by its characters per step and its size
+        sweep = scaling.SWEEPS[params["scale"]]
+        return 18 + sum(0.0392 * s.steps * scaling.cost(s) for s in untrained(scaling.sizes(sweep, seeds)
+                                                                             + scaling.shapes(sweep, seeds)))
+    models = [CharLM(kind=kind, seed=seed, steps=params["steps"]) for kind in MODELS for seed in seeds]
     return 18 + 0.0392 * params["steps"] * len(untrained(models))
 
 
 def run(params: dict, progress, device: torch.device) -> dict:
     corpus, seeds = load(), seed_list(params["seed"], params["seeds"])
-    settings = [CharLM(kind=kind, seed=seed, steps=params["steps"]) for kind in MODELS for seed in seeds]
-    trained = dict(zip(((s.kind, s.seed) for s in settings),
-                       trained_models(settings, device, share(progress, 0, TRAINING_SHARE))))
+    sweep = scaling.SWEEPS.get(params["scale"])
+    if sweep is None:  # the slide's two models
+        settings = [CharLM(kind=kind, seed=seed, steps=params["steps"]) for kind in MODELS for seed in seeds]
+        everything = settings
+    else:  # every size and shape of the sweep; the showdown between the largest of each family
+        settings = [s for kind in MODELS for s in scaling.largest(sweep, kind, seeds)]
+        everything = scaling.sizes(sweep, seeds) + scaling.shapes(sweep, seeds)
+    by_settings = dict(zip(everything, trained_models(everything, device, share(progress, 0, TRAINING_SHARE))))
+    trained = {(s.kind, s.seed): by_settings[s] for s in settings}
     scores = {key: info["test_bits"] for key, (_, info) in trained.items()}
 
     prompt = params["prompt"]
@@ -185,15 +205,18 @@ def run(params: dict, progress, device: torch.device) -> dict:
             "mean_chosen_probability": sum(p["probability"] for p in picks) / len(picks),
         }
         generating((n + 1) / len(MODELS), f"{label(kind)} continued the prompt")
-    budget = CharLM(steps=params["steps"])
+    budget = settings[0]
     result = {"prompt": prompt, "read_as": decode(prompt_ids), "decoding": params["decoding"],
               "temperature": params["temperature"] if sampled else None, "n_characters": params["characters"],
               "top_k": TOP, "models": models, "seeds": seeds, "baselines": baselines(budget.context),
-              "corpus": corpus.facts(), "how_chosen": how_chosen(ID),
+              "corpus": corpus.facts(), "how_chosen": how_chosen(sweep.recipe_file if sweep else ID),
               "budget": {"steps": budget.steps, "characters_per_step": budget.batch_size * budget.context,
                          "context": budget.context, "eval_every": budget.eval_every, "patience": budget.patience,
                          "default_steps": CharLM.steps},
               "memorised_at": MEMORISED}
+    if sweep is not None:
+        result["sweep"] = {"name": sweep.name, "sizes": scaling.size_panel(sweep, by_settings, seeds),
+                           "shapes": scaling.shape_panel(sweep, by_settings, seeds)}
     result["winner"] = winner(result)
     result["summary"] = summarize(result)
     return result
@@ -240,11 +263,41 @@ def summarize(result: dict) -> str:
     text += (" Neither model was ahead with every seed." if best == "tie"
              else f" The {label(best)} was ahead with every seed.")
     text += f" The Transformer {baseline_words(result, 'transformer')}; the LSTM {baseline_words(result, 'lstm')}."
+    if "sweep" in result:
+        text += " " + sweep_words(result["sweep"])
     for kind in MODELS:
         copied = models[kind]["copied"]
         if copied["length"] >= result["memorised_at"]:
             text += (f" The {label(kind)}'s continuation repeats {copied['length']} characters of the training text "
                      f"word for word: memorised, not composed.")
+    return text
+
+
+def millions(parameters: int) -> str:
+    return f"{parameters / 1e6:.2f} M" if parameters < 1e6 else f"{parameters / 1e6:.1f} M"
+
+
+def sweep_words(sweep: dict) -> str:
+    """The size sweep in words: each family's test bits at each size, who was ahead at each with every
+    seed, the fitted exponents, and how far apart the shapes landed."""
+    families = {family["kind"]: family for family in sweep["sizes"]["families"]}
+    curves = "; ".join(f"{family['label']} " + ", ".join(f"{spread_text(p['test_bits'], '.2f')} at "
+                                                         f"{millions(p['non_embedding'])}" for p in family["points"])
+                       for family in families.values())
+    pairs = list(zip(families["transformer"]["points"], families["lstm"]["points"]))
+    ahead_t = sum(t["test_bits"]["max"] < l["test_bits"]["min"] for t, l in pairs)
+    ahead_l = sum(l["test_bits"]["max"] < t["test_bits"]["min"] for t, l in pairs)
+    text = (f"By size (non-embedding parameters, test bits per character): {curves}. With every seed the "
+            f"Transformer was ahead at {ahead_t} of {len(pairs)} sizes, the LSTM at {ahead_l}. Fitted as "
+            f"k·N^(−α): α = {families['transformer']['fit']['alpha']:.3f} for the Transformer, "
+            f"{families['lstm']['fit']['alpha']:.3f} for the LSTM (larger: gains more from size).")
+    if sweep.get("shapes"):
+        rows = sweep["shapes"]["shapes"]
+        layers = sorted({row["layers"] for row in rows})
+        heads = sorted({row["head_size"] for row in rows})
+        text += (f" {len(rows)} shapes of the Transformer at about {millions(rows[0]['non_embedding'])} "
+                 f"({layers[0]} to {layers[-1]} layers, heads of {heads[0]} to {heads[-1]} dimensions) scored within "
+                 f"{sweep['shapes']['spread']:.1%} of each other.")
     return text
 
 

@@ -178,6 +178,31 @@ def pieces(context: int, reach: int) -> list[tuple[int, int, int]]:
     return found
 
 
+def position_bins(context: int) -> list[list[int]]:
+    """Positions 1..context in bins that double: [1, 1], [2, 3], [4, 7], ..., the last running to
+    `context` (a last position left alone joins the bin before it: [256, 512], not [512, 512])."""
+    bins, first = [], 1
+    while first <= context:
+        bins.append([first, min(2 * first - 1, context)])
+        first *= 2
+    if len(bins) > 1 and bins[-1][0] == bins[-1][1]:
+        bins[-2:] = [[bins[-2][0], context]]
+    return bins
+
+
+def stops_gaining(starts: list[int], losses: torch.Tensor) -> int:
+    """The first of `starts` from which no later one's loss is lower by more than two standard errors
+    (paired over the columns of `losses`, shaped (len(starts), samples)); the last if each one gains."""
+    def gains(earlier: torch.Tensor, later: torch.Tensor) -> bool:
+        gain = earlier - later
+        return bool(gain.mean() > 2 * gain.std() / math.sqrt(len(gain)))
+
+    for i, start in enumerate(starts):
+        if not any(gains(losses[i], later) for later in losses[i + 1:]):
+            return start
+    return starts[-1]
+
+
 def bits(nats: float) -> float:
     return nats / math.log(2)
 
@@ -239,6 +264,7 @@ def fit_models(settings: list[CharLM], device: torch.device, progress) -> list[t
             run.model.load_state_dict(rule.best_state)  # the weights of the best validation score
         fitted.append((run.model.eval(), {
             "kind": s.kind, "seed": s.seed, "width": run.model.cfg.width, "parameters": count_parameters(run.model),
+            "non_embedding": count_parameters(run.model, non_embedding=True),
             "steps_taken": len(run.losses), "best_step": rule.best_step, "validation_bits": rule.best_bits,
             "validation_curve": rule.curve, "loss_curve": thinned(run.losses, 60),
             "train_seconds": round(seconds, 3), "care": CARE[s.kind],
@@ -252,8 +278,11 @@ def train_models(settings: list[CharLM], device: torch.device, progress) -> list
     fitted = fit_models(settings, device, progress)
     tests = each_in_parallel(lambda pair: test_scores(pair[0], settings[0].context, device), fitted, device)
     for (_, info), s, test in zip(fitted, settings, tests):
+        binned = torch.stack([span_mean(test["losses"], span) for span in position_bins(s.context)]) / math.log(2)
         info.update({  # scored once, on the test text, after the budget was chosen on the validation text
             "test_bits": test["bits"], "test_by_position": [bits(x) for x in test["losses"].mean(dim=0).tolist()],
+            "test_bins": binned.mean(dim=1).tolist(),  # bits in each of `position_bins`
+            "stops_gaining": stops_gaining([first for first, _ in position_bins(s.context)], binned),
             "test_spans": {span: [round(bits(x), 5) for x in span_mean(test["losses"], window).tolist()]
                            for span, window in context_spans(s.context).items()}})
     return fitted

@@ -37,6 +37,9 @@ class Study:
     candidates: dict[str, list[dict]]  # contender -> recipes to try, each a dict with at least "lr"
     score: Score
     seeds: tuple[int, ...] = (0, 1, 2)
+    # Optional: score_all(jobs, device) scores a list of (contender, recipe, seed) at once (all trained
+    # together: on a GPU, many small models at a time); the same numbers as `score` one by one.
+    score_all: Callable[[list[tuple[str, dict, int]], torch.device], list[float]] | None = None
 
 
 def lr_grid(**fixed) -> list[dict]:
@@ -81,8 +84,12 @@ def choose(study: Study, device: torch.device, run_cells=None, log=print, thread
     cells = [Cell(name, recipe) for name, recipes in study.candidates.items() for recipe in recipes]
     jobs = [(cell.contender, cell.recipe, seed) for cell in cells for seed in study.seeds]
     started = time.perf_counter()
-    scores = (run_cells(jobs) if run_cells is not None
-              else [study.score(contender, recipe, seed, device) for contender, recipe, seed in jobs])
+    if run_cells is not None:
+        scores = run_cells(jobs)
+    elif study.score_all is not None:
+        scores = study.score_all(jobs, device)
+    else:
+        scores = [study.score(contender, recipe, seed, device) for contender, recipe, seed in jobs]
     for (contender, recipe, seed), score in zip(jobs, scores):
         cell = next(c for c in cells if c.contender == contender and c.recipe == recipe)
         cell.scores.append(float(score))

@@ -1,0 +1,134 @@
+"""Kaplan et al.'s Figures 7 and 5 in miniature, on tiny settings: each size's learning rate is chosen
+on validation text by the recipe script's code and written where the demos read it; the showdown's
+sweep reports both families at every size (growing in parameters) beside a fitted power law, the
+shapes at the middle size, and the showdown between the largest; the context slide reads those very
+models from the store (it trains nothing) and reports the loss at each position with its fit and
+where each family stops gaining; and the words follow the numbers."""
+import math
+import shutil
+
+import numpy as np
+import pytest
+import torch
+
+from demos import context_scaling, generation
+from demos.core.fitting import fit_offset_power_law
+from demos.runtime.params import ParamError, validate
+from demos.runtime.runner import run_demo
+from demos.runtime.storage import ModelStore, using_store
+from demos.shared import scaling, tuning
+from demos.shared.char_models import position_bins, stops_gaining, untrained
+
+CPU = torch.device("cpu")
+TINY = scaling.Sweep("gpu-sweep", widths=(8, 16, 24), layers=1, lstm_layers=1, head_size=8, context=32,
+                     batch_size=4, steps=20, eval_every=10, shapes=((2, 12, 1), (1, 16, 1)))
+
+
+@pytest.fixture(scope="module")
+def sweep_results(tmp_path_factory):
+    """Recipes chosen and saved into a temporary recipe folder, then both slides' sweep runs."""
+    folder = tmp_path_factory.mktemp("recipes") / "tuned"
+    shutil.copytree(tuning.TUNED_DIR, folder)  # every demo's recipes, and room for the sweep's
+    patch = pytest.MonkeyPatch()
+    patch.setitem(scaling.SWEEPS, "gpu-sweep", TINY)
+    patch.setattr(tuning, "TUNED_DIR", folder)
+    patch.setattr(scaling, "TUNED_DIR", folder)
+    tuning.tuned.cache_clear()
+    store = ModelStore()
+    try:
+        study = generation.tuning("gpu-sweep")
+        chosen = tuning.choose(study, CPU, log=lambda *args: None)
+        tuning.save(chosen)
+        showdown = run_demo(generation, {"scale": "gpu-sweep", "seeds": 2, "characters": 10}, device=CPU, store=store)
+        with using_store(store):
+            left_untrained = untrained([s for kind in scaling.MODELS for s in scaling.largest(TINY, kind, [0, 1])])
+        context = run_demo(context_scaling, {"text_scale": "gpu-sweep", "steps": 20, "seeds": 2}, device=CPU,
+                           store=store)
+        yield {"chosen": chosen, "showdown": showdown, "context": context, "left_untrained": left_untrained}
+    finally:
+        patch.undo()
+        tuning.tuned.cache_clear()
+
+
+def test_the_offset_power_law_fit_recovers_known_a_b_c():
+    positions = np.arange(1, 513, dtype=float)
+    for a, b, c in ((1.5, 2.5, 0.6), (2.0, 1.0, 0.3), (0.8, 3.0, 1.2)):
+        fit = fit_offset_power_law(positions, a + b * positions ** -c, weights=1 / positions)
+        assert fit["a"] == pytest.approx(a, abs=0.01) and fit["b"] == pytest.approx(b, rel=0.02)
+        assert fit["c"] == pytest.approx(c, rel=0.02) and fit["rmse"] < 1e-3
+
+
+def test_a_family_that_keeps_gaining_stops_late_and_one_that_levels_off_stops_early():
+    generator = torch.Generator().manual_seed(0)
+    noise = torch.randn(6, 400, generator=generator) * 0.05
+    falling = torch.tensor([3.0, 2.5, 2.2, 2.0, 1.9, 1.8])[:, None] + noise
+    flat = torch.tensor([3.0, 2.5, 2.2, 2.2, 2.2, 2.2])[:, None] + noise
+    starts = [1, 2, 4, 8, 16, 32]
+    assert stops_gaining(starts, falling) == 32
+    assert stops_gaining(starts, flat) == 4
+
+
+def test_the_bins_of_positions_double_and_cover_the_context():
+    assert position_bins(8) == [[1, 1], [2, 3], [4, 8]] and position_bins(7) == [[1, 1], [2, 3], [4, 7]]
+    assert position_bins(512)[-1] == [256, 512]
+    bins = position_bins(512)
+    assert bins[0][0] == 1 and bins[-1][1] == 512 and all(b[0] == a[1] + 1 for a, b in zip(bins, bins[1:]))
+
+
+def test_each_size_of_each_family_gets_the_same_grid_and_keeps_its_best(sweep_results):
+    chosen = sweep_results["chosen"]
+    assert set(chosen["contenders"]) == {f"{kind}-{width}" for kind in ("transformer", "lstm") for width in TINY.widths}
+    for entry in chosen["contenders"].values():
+        assert [tried["recipe"]["lr"] for tried in entry["tried"]] == list(scaling.GRID)
+        assert entry["chosen"]["lr"] == min(entry["tried"], key=lambda tried: tried["mean"])["recipe"]["lr"]
+
+
+def test_the_left_panel_has_every_size_of_both_families_growing_in_parameters(sweep_results):
+    result = sweep_results["showdown"]
+    sizes = result["sweep"]["sizes"]["families"]
+    assert [family["kind"] for family in sizes] == ["transformer", "lstm"]
+    for family in sizes:
+        parameters = [point["non_embedding"] for point in family["points"]]
+        assert len(parameters) == len(TINY.widths) and parameters == sorted(parameters) and parameters[0] > 0
+        for point, width in zip(family["points"], TINY.widths):
+            assert point["lr"] == sweep_results["chosen"]["contenders"][f"{family['kind']}-{width}"]["chosen"]["lr"]
+            assert len(point["test_bits"]["by_seed"]) == 2 and 0 < point["test_bits"]["mean"] < math.log2(96)
+        assert math.isfinite(family["fit"]["alpha"])
+    # the showdown is between the largest of each family: the same test bits
+    for family in sizes:
+        assert result["models"][family["kind"]]["test_bits"] == family["points"][-1]["test_bits"]
+    assert result["budget"]["context"] == TINY.context and result["baselines"]["ngrams"]
+
+
+def test_the_shapes_are_scored_at_the_middle_size_and_their_spread_is_what_the_summary_says(sweep_results):
+    result = sweep_results["showdown"]
+    shapes = result["sweep"]["shapes"]
+    assert [(row["layers"], row["width"], row["heads"]) for row in shapes["shapes"]] == [(1, 16, 2), (2, 12, 1), (1, 16, 1)]
+    means = [row["test_bits"]["mean"] for row in shapes["shapes"]]
+    assert shapes["spread"] == pytest.approx(max(means) / min(means) - 1)
+    assert f"within {shapes['spread']:.1%} of each other" in result["summary"]
+    for family in result["sweep"]["sizes"]["families"]:
+        assert f"{family['fit']['alpha']:.3f}" in result["summary"]
+
+
+def test_the_right_panel_reads_the_largest_models_from_the_store_with_a_fit_per_family(sweep_results):
+    assert sweep_results["left_untrained"] == []  # the context slide trains nothing: the showdown's models
+    text = sweep_results["context"]["text"]
+    panel = text["positions"]
+    assert panel["context"] == TINY.context and panel["bins"] == position_bins(TINY.context)
+    assert text["contexts"][-1] == TINY.context
+    showdown = sweep_results["showdown"]["sweep"]["sizes"]["families"]
+    for family, sizes in zip(panel["families"], showdown):
+        assert family["kind"] == sizes["kind"] and family["non_embedding"] == sizes["points"][-1]["non_embedding"]
+        assert len(family["curve"]) == TINY.context and len(family["bins"]) == len(panel["bins"])
+        assert all(math.isfinite(family["fit"][key]) for key in "abc")
+        assert family["stops_gaining"]["min"] in [first for first, _ in panel["bins"]]
+        assert f"{family['fit']['a']:.2f} + {family['fit']['b']:.2f}·T^−{family['fit']['c']:.2f}" in \
+            sweep_results["context"]["summary"]
+
+
+def test_a_sweep_whose_recipes_are_not_chosen_is_refused_with_the_command_that_chooses_them(monkeypatch, tmp_path):
+    monkeypatch.setattr(scaling, "TUNED_DIR", tmp_path)
+    with pytest.raises(ParamError, match="benchmarks.recipes generation-gpu-sweep"):
+        validate(generation.PARAMS, {"scale": "gpu-sweep"})
+    assert validate(generation.PARAMS, {"scale": "one"})["scale"] == "one"
