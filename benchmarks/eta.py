@@ -127,9 +127,11 @@ def other_settings(engine: Engine, demos: list[str]) -> None:
     rows, delays = [], []
     for demo_id in demos:
         rows.append((demo_id, "seed 1", *timed(engine, demo_id, {"seed": 1})))
-        steps = next((p for p in engine.resolve(demo_id, None)[0].PARAMS if p.name == "steps"), None)
-        if steps is not None and steps.default // 2 >= (steps.min or 0):
-            rows.append((demo_id, f"steps {steps.default // 2}", *timed(engine, demo_id, {"seed": 2, "steps": steps.default // 2})))
+        demo, defaults, _ = engine.resolve(demo_id, None)  # the defaults of this device's class
+        steps = next((p for p in demo.PARAMS if p.name == "steps"), None)
+        if steps is not None and defaults["steps"] // 2 >= (steps.min or 0):
+            half = defaults["steps"] // 2
+            rows.append((demo_id, f"steps {half}", *timed(engine, demo_id, {"seed": 2, "steps": half})))
         delays.append(cancel_delay(engine, demo_id, {"seed": 3}, after=min(2.0, rows[-1][3] / 2)))
     print(f"\n{'demo':<22}{'settings':<12}{'estimate':>10}{'actual':>10}{'est/act':>10}")
     for demo_id, label, estimate, actual in rows:

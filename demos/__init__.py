@@ -18,7 +18,13 @@ A demo module `demos/<id>.py` has:
   format_text(result)            → the result as text for the terminal;
 and, where they apply,
   headline(result)               → the recap row for the last slide (`demos.shared.recap.headline`);
-  FULL_PARAMS                    the parameters of a long variant that `flask warm --full` computes.
+  BUDGETS                        its defaults and prepared run per device class ("cpu", "gpu": a CUDA
+                                 GPU), `demos.runtime.budgets`: {"cpu": {"full": {...}}, "gpu":
+                                 {"default": {...}, "full": {...}}}, each entry only the parameters
+                                 it changes from PARAMS' defaults. "default" is what the slide shows
+                                 and reruns on that class; "full" the longer run `flask warm --full`
+                                 prepares. A class not named uses the CPU's entries; without BUDGETS
+                                 the schema's defaults hold everywhere and there is no prepared run.
 """
 import pkgutil
 from importlib import import_module

@@ -35,7 +35,9 @@ PARAMS = [
     Param("steps", "int", 1200, "Most training steps of every model; each stops earlier once its loss has "
           "stopped falling", 100, 4000),
 ]
-FULL_PARAMS = {"length": 16, "widths": [4, 8, 16, 32, 64], "steps": 4000}  # `flask warm --full`: minutes on a CPU
+# Budgets per device class (`demos.runtime.budgets`): the prepared run (`flask warm --full`, minutes on a
+# CPU) is the same on every class, so only the CPU's is named.
+BUDGETS = {"cpu": {"full": {"length": 16, "widths": [4, 8, 16, 32, 64], "steps": 4000}}}
 TRANSFORMER_WIDTH = 32
 BATCH_SIZE = 64
 N_TEST = 4000  # fresh questions per model: about 250 for each position asked when N = 16

@@ -35,8 +35,9 @@ import filelock
 import torch
 
 from demos import DEMOS, get_demo
+from demos.runtime import budgets
 from demos.runtime.device import device_label, pick_device
-from demos.runtime.params import validate
+from demos.runtime.params import ParamError
 from demos.runtime.runner import Progress, effective_params, no_progress, run_demo
 from demos.runtime.storage import ModelStore, using_store
 from demos.runtime.versions import code_version
@@ -106,17 +107,37 @@ class Engine:
         return cache_key(demo.ID, params, code_version(demo.__name__))
 
     def default_key(self, demo: ModuleType) -> str:
-        return self.key(demo, validate(demo.PARAMS, None))
+        """The key of `demo`'s default result on this device's class (`demos.runtime.budgets`)."""
+        return self.key(demo, effective_params(demo, None, self.device))
 
     def resolve(self, demo_id: str, raw_params: dict | None) -> tuple[ModuleType, dict, str]:
-        """The demo, its effective parameters and its cache key; raises UnknownDemo or ParamError."""
+        """The demo, its effective parameters (the defaults of this device's class filled in) and its
+        cache key; raises UnknownDemo or ParamError."""
         demo = get_demo(demo_id)
-        params = effective_params(demo, raw_params)
+        params = effective_params(demo, raw_params, self.device)
         return demo, params, self.key(demo, params)
 
     def cached(self, demo_id: str, raw_params: dict | None = None) -> Entry | None:
         demo, _, key = self.resolve(demo_id, raw_params)
         return self.cache.get(demo.ID, key)
+
+    def full_params(self, demo: ModuleType) -> dict | None:
+        """The raw parameters of `demo`'s prepared run on this device's class (what `flask warm --full`
+        computes); None where it has none, or where its settings cannot run on this installation
+        (e.g. a GPU sweep whose learning rates are not chosen yet: `warm --full` says so)."""
+        raw = budgets.full_params(demo, self.device)
+        if raw is None:
+            return None
+        try:
+            effective_params(demo, raw, self.device)
+        except ParamError:
+            return None
+        return raw
+
+    def cached_full(self, demo_id: str) -> Entry | None:
+        """The cached prepared run of this device's class, or None (none, not runnable here, not cached)."""
+        raw = self.full_params(get_demo(demo_id))
+        return None if raw is None else self.cached(demo_id, raw)
 
     def estimate(self, demo_id: str, raw_params: dict | None = None) -> Estimate | None:
         """How long a run with these settings will take here, from earlier runs or the speed test (None:
@@ -292,7 +313,8 @@ class Engine:
     # ---- for the slides
 
     def status(self) -> list[dict]:
-        """Every demo with its schema, whether its default result is cached, and its job if one runs."""
+        """Every demo with its schema (each default the one of this device's class), whether its
+        default result is cached, and its job if one runs."""
         rows = []
         for demo in DEMOS.values():
             _, params, key = self.resolve(demo.ID, None)
@@ -300,7 +322,7 @@ class Engine:
             rows.append({
                 "id": demo.ID,
                 "title": demo.TITLE,
-                "params": [p.describe() for p in demo.PARAMS],
+                "params": budgets.described(demo, self.device),
                 "cached": self.cache.get(demo.ID, key) is not None,
                 "job": job.brief() if job else None,
             })

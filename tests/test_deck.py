@@ -168,14 +168,15 @@ def test_the_closing_slide_is_the_recap_panel_not_a_demo_widget(client):
     assert 'data-recap-url="/api/recap"' in html
 
 
-def test_the_presenters_numbers_are_the_cached_summaries_with_their_device_and_date(app, client):
+def test_the_presenters_numbers_are_the_cached_summaries_with_their_device_budget_and_date(app, client):
     n = str(load_deck()[0].n)  # the system check: fast enough to compute here
     before = client.get("/api/measured").get_json()["slides"]
     assert before[n] == [] and str(len(LECTURE)) not in before, "nothing measured yet; the recap has no demo of its own"
     engine = app.extensions["engine"]
     entry, _ = engine.compute(*engine.resolve("system_check", None))
     [run] = client.get("/api/measured").get_json()["slides"][n]
-    assert run == {"run": "default", "summary": entry.result["summary"], "device": "cpu", "created": entry.created}
+    assert run == {"run": "default", "summary": entry.result["summary"], "device": "cpu", "budget": "the CPU default",
+                   "created": entry.created}
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", run["created"])
     # A server restarted on the same cache folder reads the date back from the entry on disk.
     again = create_app({"TESTING": True, "CACHE_DIR": app.config["CACHE_DIR"]}).test_client()

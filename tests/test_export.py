@@ -42,9 +42,10 @@ def test_the_export_freezes_cached_results_and_says_which(exported, tmp_path):
     out, output = exported
     manifest = json.loads((out / "manifest.json").read_text())
     assert [item["demo"] for item in manifest["frozen"]] == ["system_check"]
-    assert manifest["frozen"][0]["device"] == "cpu"
+    assert manifest["frozen"][0]["device"] == "cpu" and manifest["frozen"][0]["budget"] == "the CPU default"
     assert "amnesia" in manifest["not_frozen"] and "recap" not in manifest["not_frozen"], "the recap is no demo to freeze"
     assert "froze system_check" in output and "computed on cpu" in output and "not frozen, 11 of 12 demos" in output
+    assert re.search(r"froze system_check +computed on cpu in [\d.]+ s \(the CPU default\)", output)
     assert f"read the cached results in {tmp_path / 'cache'}" in output  # which folder, so a wrong one shows
     assert re.search(r"amnesia +nothing cached for its default settings", output)
     assert "FLASK_CACHE_DIR" in output

@@ -50,20 +50,25 @@ def test_the_recap_reads_cached_default_results(app, client):
     assert rows["amnesia"]["n"] == n and rows["amnesia"]["test"] == "Amnesia Test, length 20"
     cached = engine.cached("amnesia").result
     assert rows["amnesia"] == {"n": n, "slide": "The Amnesia Test", "demo": "amnesia", "measured": True,
-                               "device": "cpu", "longer_run": False, **amnesia.headline(cached)}
+                               "device": "cpu", "budget": "the CPU default", "longer_run": False,
+                               **amnesia.headline(cached)}
     assert rows["index_lookup"] == {"n": slide_number("index_lookup"), "slide": "Memory Has a Size: Index Lookup",
                                     "demo": "index_lookup", "measured": False}
     assert recap["devices"] == ["cpu"] and recap["measured"] == 1 and recap["tests"] == len(rows)
+    assert recap["budgets"] == ["the CPU default"]
     memory = next(act for act in recap["acts"] if act["act"] == "Memory")
     assert memory["measured"] == 1 and f"{len(memory['tests']) - 1} not measured yet" in memory["text"]
 
 
 def test_the_recap_prefers_a_cached_longer_run(app, client, monkeypatch):
     engine = app.extensions["engine"]
-    monkeypatch.setattr(index_lookup, "FULL_PARAMS", {"length": 8, "widths": [4], "steps": 100, "seeds": 1})
-    engine.compute(*engine.resolve("index_lookup", index_lookup.FULL_PARAMS))
-    row = {r["demo"]: r for r in client.get("/api/recap").get_json()["rows"]}["index_lookup"]
+    prepared = {"length": 8, "widths": [4], "steps": 100, "seeds": 1}
+    monkeypatch.setattr(index_lookup, "BUDGETS", {"cpu": {"full": prepared}})
+    engine.compute(*engine.resolve("index_lookup", prepared))
+    recap = client.get("/api/recap").get_json()
+    row = {r["demo"]: r for r in recap["rows"]}["index_lookup"]
     assert row["measured"] and row["longer_run"] is True and row["test"] == "Index Lookup, N = 8"
+    assert row["budget"] == "the CPU prepared run" and recap["budgets"] == ["the CPU prepared run"]
 
 
 def rows_won_by(*winners: str) -> list[dict]:

@@ -8,6 +8,8 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from demos import DEMOS
+from demos.runtime.budgets import full_params
+from demos.runtime.params import ParamError
 from demos.runtime.progress import ProgressBar
 import slides
 from web.deck import get_deck
@@ -30,11 +32,14 @@ def expected_seconds(engine, runs: list) -> list[float | None]:
     """Each run's estimate here: 0 when cached; None when there is nothing to go by."""
     expected = []
     for _, demo_id, raw_params in runs:
-        if engine.cached(demo_id, raw_params) is not None:
-            expected.append(0.0)
-        else:
-            estimate = engine.estimate(demo_id, raw_params)
-            expected.append(estimate.seconds if estimate else None)
+        try:
+            if engine.cached(demo_id, raw_params) is not None:
+                expected.append(0.0)
+            else:
+                estimate = engine.estimate(demo_id, raw_params)
+                expected.append(estimate.seconds if estimate else None)
+        except ParamError:  # a prepared run this installation cannot make yet: warming it says why
+            expected.append(None)
     return expected
 
 
@@ -63,10 +68,21 @@ def say_what_to_expect(engine, runs: list) -> list[float | None]:
     return expected
 
 
+def warm_runs(engine, demo_ids: tuple[str, ...], full: bool) -> list[tuple[str, str, dict | None]]:
+    """What `warm` trains, as (label, demo, raw parameters): each demo's default, then with `full`
+    each prepared run, both those of the engine's device class (`demos.runtime.budgets`)."""
+    runs = [(demo_id, demo_id, None) for demo_id in demo_ids]
+    if full:
+        prepared = [(demo_id, full_params(DEMOS[demo_id], engine.device)) for demo_id in demo_ids]
+        runs += [(f"{demo_id} (full)", demo_id, params) for demo_id, params in prepared if params is not None]
+    return runs
+
+
 @click.command("warm")
 @click.argument("demo_ids", nargs=-1)
 @click.option("--full", is_flag=True,
-              help="Then also each demo's long variant (its FULL_PARAMS, e.g. the copy test's varying distance).")
+              help="Then also each demo's prepared longer run for this machine's device class, CPU or GPU "
+                   "(its BUDGETS' \"full\", e.g. the copy test's varying distance).")
 @with_appcontext
 def warm_command(demo_ids: tuple[str, ...], full: bool):
     """Train and cache the default result of every demo (or of DEMO_IDS). Safe to run while the
@@ -78,10 +94,7 @@ def warm_command(demo_ids: tuple[str, ...], full: bool):
     if not demo_ids:  # the deck's demos in slide order, then any other
         on_slides = slides.demo_ids(get_deck())
         demo_ids = tuple(on_slides + [demo_id for demo_id in DEMOS if demo_id not in on_slides])
-    runs = [(demo_id, demo_id, None) for demo_id in demo_ids]  # (label, demo, parameters)
-    if full:
-        runs += [(f"{demo_id} (full)", demo_id, DEMOS[demo_id].FULL_PARAMS)
-                 for demo_id in demo_ids if getattr(DEMOS[demo_id], "FULL_PARAMS", None)]
+    runs = warm_runs(engine, demo_ids, full)
     click.echo(f"Warming {len(runs)} demo runs on {engine.device_label}; cache: {engine.cache.directory}")
     expected = say_what_to_expect(engine, runs)
     width = max(len(label) for label, _, _ in runs)
@@ -90,11 +103,10 @@ def warm_command(demo_ids: tuple[str, ...], full: bool):
     for (label, demo_id, raw_params), estimate in zip(runs, expected):
         if estimate is not None:  # again: a run before it may have trained a model this one reuses
             estimate = expected_seconds(engine, [(label, demo_id, raw_params)])[0]
-        demo, params, key = engine.resolve(demo_id, raw_params)
         bar = ProgressBar(label=f"{label:<{width}}  ")
         started = time.perf_counter()
         try:
-            _, trained = engine.compute(demo, params, key, bar)
+            _, trained = engine.compute(*engine.resolve(demo_id, raw_params), bar)
             outcome = "trained" if trained else "cached"
         except Exception as error:  # one broken demo must not stop the others from warming
             outcome = f"FAILED: {error}"

@@ -5,6 +5,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request
 
 from demos import DEMOS
+from demos.runtime.budgets import described
 from slides import DeckCache, Slide, demo_ids
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
@@ -39,11 +40,20 @@ class PageCache:
             return self.pages[n]
 
 
+def demo_budgets(engine) -> dict[str, dict]:
+    """Per demo, what its widget is served with on the engine's device class (`demos.runtime.budgets`):
+    each parameter's default (the Settings form's values, which Defaults puts back) and the raw
+    parameters of its prepared run (None: none here), which the "Longer run" button looks up."""
+    return {demo_id: {"defaults": {param["name"]: param["default"] for param in described(demo, engine.device)},
+                      "full": engine.full_params(demo)} for demo_id, demo in DEMOS.items()}
+
+
 def render_page(deck: list[Slide], n: int, print_mode: bool = False) -> tuple[bytes, bytes]:
     """The deck opened at slide n; for printing, with every demo not measured yet said so."""
     unmeasured = unmeasured_demos(deck) if print_mode else set()
     html = render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS,
-                           print_mode=print_mode, unmeasured=unmeasured).encode()
+                           budgets=demo_budgets(get_engine()), print_mode=print_mode,
+                           unmeasured=unmeasured).encode()
     return html, gzip_bytes(html)
 
 
@@ -92,18 +102,19 @@ def api_notes():
 
 @bp.get("/api/measured")
 def api_measured():
-    """What each demo slide's cached default result says, with its device and when it was computed
-    (and the longer run's too, where that is cached): the numbers the presenter view shows beside
-    the notes, which hold none. Not, to a student, a demo whose poll hides its result."""
+    """What each demo slide's cached default result says, with its device, its budget ("the GPU
+    default") and when it was computed (and the longer run's too, where that is cached): the numbers
+    the presenter view shows beside the notes, which hold none. Not, to a student, a demo whose poll
+    hides its result."""
     engine = get_engine()
     measured = {}
     for slide in get_deck():
         if slide.is_recap or slide.demo not in DEMOS or kept_from_this_request(slide.demo):
             continue
-        full_params = getattr(DEMOS[slide.demo], "FULL_PARAMS", None)
-        runs = [("default", engine.cached(slide.demo)), ("longer run", engine.cached(slide.demo, full_params) if full_params else None)]
+        runs = [("default", engine.cached(slide.demo)), ("longer run", engine.cached_full(slide.demo))]
         measured[str(slide.n)] = [{"run": run, "summary": entry.result.get("summary", ""), "device": entry.result.get("device"),
-                                   "created": entry.created} for run, entry in runs if entry is not None]
+                                   "budget": entry.result.get("budget_run", {}).get("text"), "created": entry.created}
+                                  for run, entry in runs if entry is not None]
     return jsonify(slides=measured)
 
 

@@ -18,7 +18,7 @@ from flask.cli import with_appcontext
 from demos import DEMOS
 from slides import demo_ids
 from web.assets import plotly_js
-from web.deck import get_deck
+from web.deck import demo_budgets, get_deck
 from web.engine import get_engine
 from web.polls import frozen_polls
 from web.recap import recap
@@ -29,8 +29,8 @@ FULL = "@full"  # a demo's longer run is frozen as "<demo>@full"
 
 
 def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
-    """The cached default result of each demo, its longer run when that is cached too, and the ids
-    of the demos with no default result."""
+    """The cached default result of each demo, its longer run when that is cached too (both those of
+    the engine's device class), and the ids of the demos with no default result."""
     engine = get_engine()
     frozen, missing = {}, []
     for demo_id in demo_ids:
@@ -39,8 +39,7 @@ def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
             missing.append(demo_id)
             continue
         frozen[demo_id] = entry.result
-        full_params = getattr(DEMOS[demo_id], "FULL_PARAMS", None)
-        longer = engine.cached(demo_id, full_params) if full_params else None
+        longer = engine.cached_full(demo_id)
         if longer is not None:
             frozen[demo_id + FULL] = longer.result
     return frozen, missing
@@ -64,8 +63,8 @@ def render_pages(deck, frozen: dict, polls: list[dict]) -> dict[str, str]:
         g.static_export = True
         return {
             "index.html": render_template("deck/deck.html", deck=deck, current=deck[0], demos=DEMOS,
-                                          frozen=frozen, frozen_recap=recap(), frozen_polls=polls,
-                                          print_mode=False),
+                                          budgets=demo_budgets(get_engine()), frozen=frozen,
+                                          frozen_recap=recap(), frozen_polls=polls, print_mode=False),
             "presenter.html": render_template("deck/presenter.html", deck=deck),
         }
 
@@ -90,8 +89,9 @@ def write_export(outdir: Path) -> dict:
         (outdir / "polls" / f"{poll['demo']}.json").write_text(json.dumps(poll, indent=1), encoding="utf-8")
     manifest = {
         "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "frozen": [{"demo": demo_id, "device": result["device"], "train_seconds": result["train_seconds"],
-                    "params": result["params"]} for demo_id, result in frozen.items()],
+        "frozen": [{"demo": demo_id, "device": result["device"], "budget": result.get("budget_run", {}).get("text"),
+                    "train_seconds": result["train_seconds"], "params": result["params"]}
+                   for demo_id, result in frozen.items()],
         "cache_folder": str(get_engine().cache.directory),
         "not_frozen": missing,
         "not_frozen_why": {demo_id: why_not_frozen(demo_id) for demo_id in missing},
@@ -110,7 +110,8 @@ def export_command(outdir: Path):
     click.echo(f"Exported the lecture to {outdir}/index.html")
     click.echo(f"  read the cached results in {manifest['cache_folder']}")
     for item in manifest["frozen"]:
-        click.echo(f"  froze {item['demo']:<22} computed on {item['device']} in {item['train_seconds']:.2f} s")
+        click.echo(f"  froze {item['demo']:<22} computed on {item['device']} in {item['train_seconds']:.2f} s"
+                   + (f" ({item['budget']})" if item["budget"] else ""))
     answered = [f"{poll['demo']} ({poll['answers']})" for poll in manifest["polls"] if poll["answers"]]
     click.echo(f"  froze the class's answers to {len(manifest['polls'])} polls"
                + (f"; answered: {', '.join(answered)}" if answered else "; none answered yet"))

@@ -2,10 +2,11 @@
 the takeaway that follows from it.
 
 For each slide whose demo has a `headline(result)`, the headline of its cached result: which
-model won that test, by how much, and on what device; or a note that it has not run. Where the
-instructor computed the demo's longer run (`flask warm --full`), that one speaks for the slide.
-The takeaway sums the rows up act by act: who won the act's measured tests, in words made from
-the rows' winners, never typed, and which tests are not measured yet.
+model won that test, by how much, on what device and at which budget ("the CPU default",
+`demos.runtime.budgets`); or a note that it has not run. Where the instructor computed the demo's
+longer run (`flask warm --full`, the prepared run of the server's device class), that one speaks for
+the slide. The takeaway sums the rows up act by act: who won the act's measured tests, in words made
+from the rows' winners, never typed, and which tests are not measured yet.
 """
 import logging
 
@@ -44,8 +45,7 @@ def build_recap() -> list[dict]:
         if kept_from_this_request(slide.demo):  # its poll is open: not even who won, for a student
             rows.append({**row, "measured": False, "reason": POLL_OPEN})
             continue
-        full_params = getattr(demo, "FULL_PARAMS", None)
-        longer = engine.cached(slide.demo, full_params) if full_params else None
+        longer = engine.cached_full(slide.demo)  # this device class's prepared run
         entry = longer or engine.cached(slide.demo)
         if entry is None:
             rows.append({**row, "measured": False})
@@ -54,7 +54,8 @@ def build_recap() -> list[dict]:
         if guess:
             row["class_guess"] = guess
         try:
-            rows.append({**row, "measured": True, "device": entry.result["device"], "longer_run": longer is not None,
+            rows.append({**row, "measured": True, "device": entry.result["device"],
+                         "budget": entry.result.get("budget_run", {}).get("text"), "longer_run": longer is not None,
                          **headline(entry.result)})
         except (KeyError, IndexError, TypeError, ValueError) as error:  # an old result's shape: leave it out
             log.warning("no headline for %s: %s", slide.demo, error)
@@ -112,7 +113,8 @@ def act_line(name: str, question: str, rows: list[dict]) -> dict:
 
 
 def takeaway(rows: list[dict]) -> dict:
-    """The recap's rows summed up by act, then over the whole deck, with the devices they ran on."""
+    """The recap's rows summed up by act, then over the whole deck, with the devices they ran on and
+    their budgets."""
     named = {demo for _, _, demos in ACTS for demo in demos}
     acts = [(name, question, [row for row in rows if row["demo"] in demos]) for name, question, demos in ACTS]
     acts.append(("Other tests", "what else the deck measured", [row for row in rows if row["demo"] not in named]))
@@ -120,7 +122,9 @@ def takeaway(rows: list[dict]) -> dict:
     measured = [row for row in rows if row["measured"]]
     overall = act_line("Today", "every test", rows) if rows else None
     devices = sorted({row["device"] for row in measured})
-    return {"acts": lines, "overall": overall, "devices": devices, "measured": len(measured), "tests": len(rows)}
+    budgets = sorted({row["budget"] for row in measured if row.get("budget")})  # "the CPU default", ...
+    return {"acts": lines, "overall": overall, "devices": devices, "budgets": budgets, "measured": len(measured),
+            "tests": len(rows)}
 
 
 def recap() -> dict:

@@ -1,5 +1,7 @@
 """The demo widget in a real browser: run the slide-1 demo, watch it finish, reload and restart
 and still have it, and see bad input explained in the widget."""
+import re
+
 import pytest
 import torch
 from playwright.sync_api import expect
@@ -147,16 +149,17 @@ def test_a_cached_longer_run_is_offered_beside_the_quick_one(open_page, server):
     it with a button, and the same button goes back to the quick run. The cached entry here is a
     tiny run stored under the longer run's key: what the widget must do with it is the same."""
     from demos import DEMOS
-    from demos.runtime.params import validate
-    from demos.runtime.runner import run_demo
+    from demos.runtime.budgets import budget_label, full_params
+    from demos.runtime.runner import effective_params, run_demo
     from demos.runtime.versions import code_version
     from engine.cache import ResultCache, cache_key
 
     dyck = DEMOS["dyck"]
     quick = {"lengths": [20], "steps": 50, "width": 8, "seeds": 1}
     result = run_demo(dyck, quick, lambda *args: None, torch.device("cpu"))
-    full = validate(dyck.PARAMS, dyck.FULL_PARAMS)
-    longer = {**result, "params": full, "summary": "The longer run's summary."}
+    full = effective_params(dyck, full_params(dyck, "cpu"), "cpu")  # the server's (a CPU's) prepared run
+    longer = {**result, "params": full, "summary": "The longer run's summary.",
+              "budget_run": budget_label(dyck, full, "cpu")}
     ResultCache(server.cache_dir).put("dyck", cache_key("dyck", full, code_version(dyck.__name__)), full, longer)
 
     page = open_page(slide_path("dyck"))
@@ -168,11 +171,13 @@ def test_a_cached_longer_run_is_offered_beside_the_quick_one(open_page, server):
     widget.locator(".demo-settings summary").click()
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=120_000)
+    expect(widget.locator(".demo-badge")).to_have_text(re.compile(r" s · settings chosen in class$"))  # not a budget of its class
     button = widget.locator(".demo-longer")
     expect(button).to_have_text("Longer run")
     quick_summary = widget.locator(".demo-summary").inner_text()
     button.click()
     expect(widget.locator(".demo-summary")).to_have_text("The longer run's summary.")
+    expect(widget.locator(".demo-badge")).to_have_text(re.compile(r"^cached · computed on cpu in [\d.]+ s · the CPU prepared run$"))
     expect(button).to_have_text("Back to the quick run")
     expect(button).to_have_attribute("aria-pressed", "true")
     button.click()

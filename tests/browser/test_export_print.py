@@ -32,6 +32,7 @@ def test_the_export_opens_from_disk_and_shows_a_frozen_chart(browser, export_dir
     page, watch = open_file(browser, export_dir / "index.html")
     widget = page.locator("#slide-system_check .demo")
     expect(widget.locator(".demo-badge")).to_contain_text("frozen copy · computed on cpu")
+    expect(widget.locator(".demo-badge")).to_contain_text(" s · the CPU default")  # which budget it was
     expect(widget.locator(".js-plotly-plot .bars .point")).to_have_count(3)
     expect(widget.locator(".cache-status")).to_be_hidden()  # the lecturer's list of demo ids is not the students'
     expect(widget.locator(".demo-run")).to_be_hidden()  # nothing to run in a frozen copy: it says so instead

@@ -80,7 +80,7 @@ def test_the_presenter_keys_scroll_the_notes_move_the_slides_and_have_their_own_
     expect(page.locator(".counter")).to_have_text("2 / 13")
 
 
-def test_the_presenter_shows_the_measured_summary_with_its_device_and_date(open_page):
+def test_the_presenter_shows_the_measured_summary_with_its_device_budget_and_date(open_page):
     """Speaker notes hold no figures: the presenter view shows the slide's cached result instead."""
     page = open_page(slide_path("system_check"))
     presenter = open_presenter(page)
@@ -91,7 +91,8 @@ def test_the_presenter_shows_the_measured_summary_with_its_device_and_date(open_
     expect(page.locator("#slide-system_check .demo-badge")).to_contain_text("on cpu", timeout=60_000)
     run = measured.locator(".presenter-measured-run")
     expect(run).to_have_count(1)
-    expect(run.locator(".presenter-measured-where")).to_have_text(re.compile(r"^Measured on cpu, .*\d{4}.*\d:\d\d.*: $"))
+    expect(run.locator(".presenter-measured-where")).to_have_text(
+        re.compile(r"^Measured on cpu \(the CPU default\), .*\d{4}.*\d:\d\d.*: $"))  # the device, its budget, the date
     assert summary.text_content().strip() in run.text_content(), "the summary the slide shows, as measured"
     presenter.keyboard.press("End")  # the closing slide has no demo of its own
     expect(measured).to_have_text("This slide recaps the others' cached results.")

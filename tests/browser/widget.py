@@ -1,5 +1,7 @@
 """What the slide tests do with a demo widget, as a lecturer would: open its Settings, change some
 parameters, close Settings, press Run and wait until the badge says the result is there."""
+import json
+
 from playwright.sync_api import expect
 
 from tests.deck import slide_path
@@ -35,7 +37,7 @@ def set_params(widget, **values) -> None:
         control = widget.locator(f'.demo-params [name="{name}"]')
         if isinstance(value, (set, frozenset)):
             for box in control.all():
-                box.set_checked(int(box.get_attribute("value")) in value)
+                box.set_checked(json.loads(box.get_attribute("value")) in value)  # a choice's JSON: 20, "lstm"
         elif isinstance(value, bool):
             control.set_checked(value)
         elif control.evaluate("element => element.tagName") == "SELECT":

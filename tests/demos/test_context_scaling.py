@@ -10,6 +10,7 @@ import torch
 from demos import context_scaling
 from tests import line_fit
 from demos.core.tasks import EVAL
+from demos.runtime.budgets import full_params
 from demos.runtime.runner import effective_params, run_demo
 from demos.runtime.storage import ModelStore
 from demos.shared.tuning import chosen
@@ -106,7 +107,8 @@ def test_the_summary_and_headline_say_what_was_measured(result):
 
 
 def test_the_longer_run_measures_the_varying_distance():
-    assert effective_params(context_scaling, context_scaling.FULL_PARAMS)["variant"] == "varying"
+    assert effective_params(context_scaling, full_params(context_scaling, "cpu"))["variant"] == "varying"
+    assert full_params(context_scaling, "cuda")["variant"] == "varying", "on a GPU too"
     varied = run_demo(context_scaling, {**TINY, "variant": "varying"}, device=CPU, store=ModelStore())
     copy = varied["copy"]
     assert copy["variant"] == "varying" and copy["repeat_starts"] == [33, 65]
@@ -115,9 +117,11 @@ def test_the_longer_run_measures_the_varying_distance():
 
 
 def test_warm_full_also_computes_each_demos_full_variant(app, only_fast_demos, monkeypatch):
-    monkeypatch.setattr(line_fit, "FULL_PARAMS", {"steps": 7}, raising=False)
+    # The prepared run of this server's class (a CPU here), not another class's.
+    monkeypatch.setattr(line_fit, "BUDGETS", {"cpu": {"full": {"steps": 7}}, "gpu": {"full": {"steps": 9}}}, raising=False)
     outcome = app.test_cli_runner().invoke(args=["warm", "--full", "line_fit", "system_check"])
     assert outcome.exit_code == 0, outcome.output
     assert "line_fit (full)" in outcome.output and "system_check (full)" not in outcome.output
     engine = app.extensions["engine"]
     assert engine.cached("line_fit") is not None and engine.cached("line_fit", {"steps": 7}) is not None
+    assert engine.cached("line_fit", {"steps": 9}) is None, "the GPU's prepared run is not a CPU's"

@@ -1,6 +1,6 @@
 // The closing slide: one row per test the deck ran, from the server's cached results (or, in a
 // static copy, from the results frozen into the page): who won, by how much, where. Beside it the
-// takeaway the server computed from those rows, act by act, and the devices they ran on. Read
+// takeaway the server computed from those rows, act by act, and the devices and budgets they ran on. Read
 // again each time the slide is shown: demos may have run during the lecture.
 import { getJSON } from "./api.js";
 import { textColors } from "./charts.js";
@@ -69,8 +69,9 @@ function takeaway(data) {
     overall.append(element("strong", "", "Overall: "), `${data.overall.text} (${data.tests} tests). `);
     box.append(overall);
   }
+  const budgets = data.budgets?.length ? ` · ${data.budgets.join(", ")}` : ""; // "the CPU default", ...
   (box.querySelector(".recap-overall") ?? box).append(element("span", "recap-device", data.devices.length
-    ? `Measured on this server's ${data.devices.join(" and ")}.` : "Nothing measured yet on this server."));
+    ? `Measured on this server's ${data.devices.join(" and ")}${budgets}.` : "Nothing measured yet on this server."));
   return box;
 }
 

@@ -97,7 +97,7 @@ class PresenterView {
   }
 
   // The numbers the notes leave out: the current slide's cached results (its summary sentence, the
-  // device, when it was computed), asked for afresh each time, since demos run during the lecture.
+  // device and budget, when it was computed), asked for afresh each time, since demos run during the lecture.
   async showMeasured() {
     const url = this.root.dataset.measuredUrl, n = this.n;
     const slide = this.slides[n - 1];
@@ -124,7 +124,7 @@ class PresenterView {
         const line = measuredLine("presenter-measured-run", run.summary);
         line.prepend(Object.assign(document.createElement("strong"), {
           className: "presenter-measured-where",
-          textContent: `${run.run === "default" ? "Measured" : "Longer run, measured"} on ${run.device}, ${when}: `,
+          textContent: `${run.run === "default" ? "Measured" : "Longer run, measured"} on ${run.device}${run.budget ? ` (${run.budget})` : ""}, ${when}: `,
         }));
         return line;
       }));

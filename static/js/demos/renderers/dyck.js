@@ -19,6 +19,7 @@ function byKind(point) {
 }
 
 const ORDER = ["lstm", "transformer-2", "transformer"];
+const trained = (data) => ORDER.filter((name) => name in data.models); // a run may train only some of them
 const MARKERS = { lstm: "diamond", transformer: "circle", "transformer-2": "square" }; // shape as well as colour
 
 function colorsOf() {
@@ -35,7 +36,7 @@ function drawChart(chart, data) {
   const size = fontSize();
   const counting = data.lengths.map((n) => data.baselines[String(n)].counting.mean);
   plotAccuracyByLength(chart, data, {
-    order: ORDER,
+    order: trained(data),
     colors: colorsOf(),
     markers: MARKERS,
     dashed: ["transformer"],
@@ -60,7 +61,8 @@ function learnedPlot(data) {
   const budget = data.budget.steps;
   const notYet = budget * 1.35;
   const offsets = data.lengths.map((_, i) => (data.lengths.length > 1 ? 0.3 * (i / (data.lengths.length - 1) - 0.5) : 0));
-  const traces = ORDER.map((name, row) => {
+  const order = trained(data);
+  const traces = order.map((name, row) => {
     const seeds = data.points.filter((p) => p.model === name).flatMap((p) => p.learned_at.map((step, i) => ({
       step, length: p.length, seed: data.seeds[i], y: row + offsets[data.lengths.indexOf(p.length)],
       open: data.lengths.indexOf(p.length) > 0 })));
@@ -89,8 +91,8 @@ function learnedPlot(data) {
       xaxis2: { domain: [0.74, 1], anchor: "y2", range: [0, budget * 1.55], zeroline: false, tickangle: 0,
         tickvals: [0, budget, notYet], ticktext: ["0", thousands(budget), "not<br>yet"],
         title: { text: `step ${percent(data.learned)} right`, standoff: 4 } },
-      yaxis2: { anchor: "x2", range: [ORDER.length - 0.5, -0.5], tickvals: ORDER.map((_, i) => i),
-        ticktext: ORDER.map((name) => `${short[name]}, ${rateLabel(data.lr[name])}`), zeroline: false, showgrid: false,
+      yaxis2: { anchor: "x2", range: [order.length - 0.5, -0.5], tickvals: order.map((_, i) => i),
+        ticktext: order.map((name) => `${short[name]}, ${rateLabel(data.lr[name])}`), zeroline: false, showgrid: false,
         ticksuffix: " " },
       shapes: [{ type: "line", xref: "x2", yref: "y2 domain", x0: budget, x1: budget, y0: 0, y1: 1,
         line: { color: "#888", width: 2, dash: "dot" } }],
