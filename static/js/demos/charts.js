@@ -167,10 +167,13 @@ function describeChart(element, traces, layout) {
   }
 }
 
-// Plotly draws into a hidden slide at the wrong size: redraw at the right one when it is shown.
+// Plotly draws into a hidden slide at the wrong size: redraw at the right one when it is shown. A chart
+// hidden inside it (a view not on show) is left alone: Plotly refuses to resize it, and it is fitted when shown.
 export function resizeCharts(container) {
   if (!window.Plotly) return; // nothing drawn yet
-  for (const chart of container.querySelectorAll(".js-plotly-plot")) window.Plotly.Plots.resize(chart);
+  for (const chart of container.querySelectorAll(".js-plotly-plot")) {
+    if (chart.checkVisibility()) window.Plotly.Plots.resize(chart);
+  }
 }
 
 export function chartElement(parent, className = "demo-chart") {

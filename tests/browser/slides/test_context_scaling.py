@@ -30,6 +30,7 @@ def test_draws_the_copy_test_beside_natural_text(open_page, screenshot_path):
     expect(copy.locator(".annotation")).to_have_text("repeat64 back")  # on two lines
     expect(copy).to_have_attribute("aria-label", re.compile(r"bits before the repeat, .* on the repeats"))
 
+    expect(widget.locator(".ctx-positions")).to_have_count(0)  # no size sweep (tests/browser/slides/test_size_sweeps.py)
     text = widget.locator(".ctx-text.js-plotly-plot")  # the same families: one legend serves both charts
     expect(text.locator(".legend")).to_have_count(0)
     expect(text.locator(".annotation")).to_have_text("chance")

@@ -36,6 +36,7 @@ def test_continues_the_prompt_side_by_side_and_shows_any_characters_top_5(open_p
     run_and_show(demo)
 
     scores = demo.locator(".gen-scores.js-plotly-plot")
+    expect(demo.locator(".gen-views, .gen-sweep")).to_have_count(0)  # no size sweep: one view (tests/browser/slides/test_size_sweeps.py)
     expect(scores.locator(".ytick text")).to_have_count(len(RUNGS))
     assert sorted(scores.locator(".ytick text").all_text_contents()) == sorted(RUNGS)
     values = scores.locator(".bartext")

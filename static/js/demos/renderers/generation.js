@@ -7,9 +7,13 @@
 // Replay grows the texts again, one character at a time. Each text's characters are one Tab stop, the
 // one chosen (roving tabindex): the arrows move inside, ← → along a text, ↑ ↓ to the other model's.
 // (One stop for both texts would leave a text that scrolls with nothing a keyboard can reach in it.)
+// A result with a size sweep (a GPU's prepared run) has a second view, "By size", shown first: Kaplan
+// et al.'s Figure 7 (left) in miniature, test bits against non-embedding parameters for each family with
+// its fitted k·N^−α, and beside it Figure 5, the Transformer's shapes at one size. Two buttons switch
+// between the views, and the summary under them says what the view on show measured.
 import { chartElement, modelColors, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
-import { element, percent, seedCount, thousands } from "./shared/common.js";
+import { element, FAMILIES, levelLine, percent, seedCount, showSummary, thousands, TOP_LEGEND } from "./shared/common.js";
 
 const MODELS = ["transformer", "lstm"];
 const REPLAY_MS = 120; // between characters when replaying: slow enough to follow the bars
@@ -145,6 +149,143 @@ function drawScores(chart, data) {
   });
 }
 
+// ---- the size sweep (a result with `sweep`): Kaplan et al.'s Figures 7 (left) and 5 in miniature
+
+const VIEWS = { sizes: "By size", showdown: "Head to head" }; // the first is shown first
+
+// The summary in two parts, one per view: the sweep's words (demos/generation.py's summarize writes them
+// from "By size (" up to the notes on memorised continuations, if any) and the rest. A summary worded
+// otherwise is shown whole in both views.
+function summaryParts(summary) {
+  const start = summary.indexOf(" By size (");
+  if (start < 0) return { sizes: summary, showdown: summary };
+  const notes = summary.slice(start).search(/ The \w+'s continuation repeats /);
+  const end = notes < 0 ? summary.length : start + notes;
+  return { sizes: summary.slice(start, end).trim(), showdown: summary.slice(0, start) + summary.slice(end) };
+}
+
+// A parameter count as the axis writes it: 20k, 500k, 1M, 2.5M.
+function count(n) {
+  if (n >= 1e6) return `${Number((n / 1e6).toPrecision(2))}M`;
+  return n >= 1e3 ? `${Number((n / 1e3).toPrecision(2))}k` : String(n);
+}
+
+// The ticks of a log axis over [low, high]: 1, 2 and 5 times the powers of ten there.
+function logTicks(low, high) {
+  const ticks = [];
+  for (let decade = 10 ** Math.floor(Math.log10(low)); decade <= high; decade *= 10) {
+    for (const step of [1, 2, 5]) if (decade * step >= low && decade * step <= high) ticks.push(decade * step);
+  }
+  return ticks;
+}
+
+const BITS_TICKS = [0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8]; // bits per character on a log axis
+
+// Figure 7 (left): test bits per character against non-embedding parameters N, both on log scales, so
+// that each family's fitted k·N^−α (the thin line) is straight; each size's mean over the seeds with a
+// bar for their range; chance and the 5-gram as levels across.
+function drawSizes(chart, data) {
+  const colors = modelColors();
+  const { families } = data.sweep.sizes;
+  const seeds = data.seeds.length;
+  const counts = families.flatMap((family) => family.points.map((point) => point.non_embedding));
+  const [low, high] = [Math.min(...counts) / 1.5, Math.max(...counts) * 1.5];
+  const along = Array.from({ length: 25 }, (_, i) => low * (high / low) ** (i / 24));
+  const top = data.baselines.ngrams.at(-1); // the strongest cheap baseline
+  const chance = data.baselines.uniform;
+  const traces = families.flatMap((family) => {
+    const look = FAMILIES[family.kind];
+    const color = colors[family.kind];
+    const stats = family.points.map((point) => point.test_bits);
+    const { k, alpha } = family.fit;
+    return [{
+      type: "scatter", mode: "lines+markers", name: `${family.label}: α = ${alpha.toFixed(3)}`, legendgroup: family.kind,
+      x: family.points.map((point) => point.non_embedding), y: stats.map((s) => s.mean),
+      error_y: seeds > 1 ? seedRange(stats, color) : undefined,
+      line: { color, width: 4, dash: look.dash }, marker: { color, size: 12, symbol: look.symbol },
+      customdata: family.points.map((p) => [thousands(p.non_embedding), p.layers, p.width, rate(p.lr),
+        p.test_bits.min.toFixed(2), p.test_bits.max.toFixed(2)]),
+      hovertemplate: `${family.label}, %{customdata[0]} non-embedding parameters (%{customdata[1]} layers × %{customdata[2]}, `
+        + `lr %{customdata[3]}): %{y:.2f} bits` + (seeds > 1 ? " (seeds: %{customdata[4]} to %{customdata[5]})" : "")
+        + "<extra></extra>",
+    }, {
+      type: "scatter", mode: "lines", name: `${family.label}, fitted`, legendgroup: family.kind, showlegend: false,
+      x: along, y: along.map((n) => k * n ** -alpha), line: { color, width: 1.5, dash: look.dash }, opacity: 0.8,
+      hovertemplate: `${family.label}, fitted ${k.toFixed(2)}·N<sup>−${alpha.toFixed(3)}</sup>: %{y:.2f} bits at N = %{x:.3s}`
+        + "<extra></extra>",
+    }];
+  });
+  traces.push(levelLine("chance", [low, high], chance, { showlegend: false }),
+    levelLine(top.name, [low, high], top.test_bits, { line: { color: colors.baseline, dash: "dashdot" }, showlegend: false }));
+  const bits = [...families.flatMap((family) => family.points.map((p) => p.test_bits.min)), top.test_bits];
+  const [bottom, ceiling] = [Math.min(...bits) / 1.3, chance * 1.06];
+  const ticks = logTicks(low, high);
+  const level = (text, y, where) => ({ x: Math.log10(where === "left" ? low : high), xanchor: where, y: Math.log10(y),
+    yanchor: "top", text, showarrow: false });
+  plot(chart, traces, {
+    legend: TOP_LEGEND,
+    margin: { l: 8, r: 8, t: 8, b: 8 },
+    xaxis: { type: "log", title: { text: "non-embedding parameters N", standoff: 4 }, fixedrange: true,
+             range: [Math.log10(low), Math.log10(high)], tickvals: ticks, ticktext: ticks.map(count) },
+    yaxis: { type: "log", title: { text: "test bits/char", standoff: 4 }, fixedrange: true,
+             range: [Math.log10(bottom), Math.log10(ceiling)], tickvals: BITS_TICKS.filter((t) => t >= bottom && t <= ceiling) },
+    annotations: [level(`chance ${chance.toFixed(2)}`, chance, "right"), level(`${top.name} ${top.test_bits.toFixed(2)}`,
+      top.test_bits, "left")], // chance where the models are best, the 5-gram where they are worst: clear of both
+    phone: { xaxis: { title: { text: "non-embedding params N" } } },
+  });
+  const words = families.map((family) => `${family.label} ${family.points.map((p) => `${p.test_bits.mean.toFixed(2)} at `
+    + `${thousands(p.non_embedding)}`).join(", ")}, fitted α = ${family.fit.alpha.toFixed(3)}`);
+  chart.setAttribute("aria-label", `Test bits per character against non-embedding parameters N, both on log scales, `
+    + `with a fitted k·N^−α for each family (chance ${chance.toFixed(2)}, ${top.name} ${top.test_bits.toFixed(2)}): `
+    + `${words.join("; ")}.`);
+}
+
+// A shape as its row's label: layers × width, then its heads.
+function shapeLabel(shape) {
+  return `${shape.layers} × ${shape.width}<br>${shape.heads} head${shape.heads === 1 ? "" : "s"}`;
+}
+
+// Figure 5: the Transformer's shapes at about one size, best at the top, as bars of test bits per
+// character (the range over seeds on each) against chance and the 5-gram: how little the shape changes.
+function drawShapes(chart, caption, data) {
+  const colors = modelColors();
+  const { shapes, spread } = data.sweep.shapes;
+  const rows = [...shapes].sort((a, b) => a.test_bits.mean - b.test_bits.mean);
+  const top = data.baselines.ngrams.at(-1);
+  const chance = data.baselines.uniform;
+  const size = textSize();
+  const labels = rows.map(shapeLabel);
+  caption.textContent = `The Transformer's shapes at ${count(rows[0].non_embedding)} (layers × width, heads): `
+    + `within ${percent(spread, 1)} of each other`;
+  plot(chart, [{
+    type: "bar", orientation: "h", y: labels, x: rows.map((row) => row.test_bits.mean),
+    error_x: { ...seedRange(rows.map((row) => row.test_bits), "#333"), width: 0 },
+    marker: { color: colors.transformer }, width: 0.7,
+    text: rows.map((row) => row.test_bits.mean.toFixed(2)), textposition: "outside", constraintext: "none",
+    textfont: { size }, cliponaxis: false,
+    customdata: rows.map((row) => [row.head_size, thousands(row.non_embedding)]),
+    hovertemplate: "%{y}, heads of %{customdata[0]}, %{customdata[1]} non-embedding parameters: %{x:.3f} bits"
+      + "<extra></extra>",
+  }], {
+    font: { size },
+    xaxis: { range: [0, chance * 1.02], showticklabels: false, showgrid: false, zeroline: false, fixedrange: true },
+    yaxis: { autorange: "reversed", tickfont: { size }, fixedrange: true },
+    margin: { l: 8, r: 8, t: 4, b: Math.ceil(1.5 * size) },
+    annotations: [[top.name, top.test_bits, "center"], ["chance", chance, "right"]].map(([text, x, xanchor]) => ({
+      x, xanchor, y: 0, yref: "paper", yanchor: "top", yshift: -2, text, showarrow: false })),
+    shapes: [ // the 5-gram and chance, as levels standing across the bars
+      { type: "line", x0: top.test_bits, x1: top.test_bits, y0: 0, y1: 1, yref: "paper",
+        line: { color: colors.baseline, width: 3, dash: "dashdot" } },
+      { type: "line", x0: chance, x1: chance, y0: 0, y1: 1, yref: "paper", line: { color: colors.chance, width: 3, dash: "dot" } },
+    ],
+    showlegend: false,
+  });
+  chart.setAttribute("aria-label", `Test bits per character of ${rows.length} shapes of the Transformer at about `
+    + `${thousands(rows[0].non_embedding)} non-embedding parameters, within ${percent(spread, 1)} of each other (${top.name} `
+    + `${top.test_bits.toFixed(2)}, chance ${chance.toFixed(2)}): ${rows.map((row) => `${row.layers} layers × ${row.width} with `
+    + `${row.heads} heads ${row.test_bits.mean.toFixed(2)}`).join("; ")}.`);
+}
+
 // A probability as a percentage with the digits it needs to not read as 0%.
 function probability(p) {
   if (p < 0.0001) return "<0.01%";
@@ -183,7 +324,7 @@ function build(output, data) {
   const box = element("div", "gen");
   const columns = element("div", "gen-columns");
   const view = {
-    data, pinned: 0, columns: {}, columnsBox: columns,
+    data, result: data, box, pinned: 0, columns: {}, columnsBox: columns,
     show: (step) => showStep(view, step),
     pin: (step) => {
       if (output.genReplay) { stopReplay(output); reveal(view, null); }
@@ -211,10 +352,58 @@ function build(output, data) {
   tops.setAttribute("aria-label", "Each model's top 5 candidates for the chosen character");
   const scores = chartElement(box, "demo-chart gen-scores");
   box.append(columns, stepbar, tops);
+  if (data.sweep) addSweep(output, box, view, data);
   output.append(box);
   Object.assign(view, { slider, label, replay, tops, scores });
   output.gen = view;
   return view;
+}
+
+// A result with a size sweep: the two views' buttons (first in the box) and the sweep's charts (last).
+function addSweep(output, box, view, data) {
+  box.classList.add("gen--sweep");
+  const views = element("div", "gen-views");
+  views.setAttribute("role", "group");
+  views.setAttribute("aria-label", "What the charts show");
+  view.viewButtons = {};
+  for (const [name, text] of Object.entries(VIEWS)) {
+    const button = element("button", "gen-view", text);
+    button.type = "button";
+    button.addEventListener("click", () => showView(output, view, name));
+    view.viewButtons[name] = button;
+    views.append(button);
+  }
+  const sweep = element("div", "gen-sweep");
+  view.sizes = chartElement(sweep, "demo-chart gen-sizes");
+  if (data.sweep.shapes) {
+    const panel = element("div", "gen-shapes-panel");
+    view.shapesCaption = element("p", "gen-shapes-caption");
+    panel.append(view.shapesCaption);
+    view.shapes = chartElement(panel, "demo-chart gen-shapes");
+    sweep.append(panel);
+  }
+  box.prepend(views);
+  box.append(sweep);
+  view.summaries = summaryParts(data.summary ?? "");
+}
+
+// Show the view `name` (a key of VIEWS): its charts drawn to the room they have once shown, and under
+// them the part of the summary that speaks of them.
+function showView(output, view, name) {
+  const result = view.result;
+  if (name === "sizes" && output.genReplay) {
+    stopReplay(output);
+    reveal(view, null);
+  }
+  view.box.classList.toggle("gen--sizes", name === "sizes");
+  for (const [key, button] of Object.entries(view.viewButtons)) button.setAttribute("aria-pressed", String(key === name));
+  showSummary(output, view.summaries[name]);
+  if (name === "sizes") {
+    drawSizes(view.sizes, result);
+    if (view.shapes) drawShapes(view.shapes, view.shapesCaption, result);
+  } else {
+    drawScores(view.scores, result);
+  }
 }
 
 // Both models' columns for `data` (the result, or the generation so far).
@@ -292,7 +481,8 @@ function replayAll(output, view) {
 export function render(output, result) {
   const view = build(output, result);
   fillColumns(view, result);
-  drawScores(view.scores, result);
+  if (!result.sweep) drawScores(view.scores, result);
   view.replay.hidden = false;
   view.pin(result.n_characters);
+  if (result.sweep) showView(output, view, Object.keys(VIEWS)[0]);
 }

@@ -1,7 +1,24 @@
 // Small helpers shared by the renderers: DOM built from data (text through textContent, never
 // innerHTML, so nothing the server or a user sends is parsed as markup), number formats, and
 // a chart that is drawn again in place while a result streams in.
-import { chartElement } from "../../charts.js";
+import { chartElement, modelColors } from "../../charts.js";
+
+// The two families as every chart of them draws them: a colour (modelColors), and a dash and a marker
+// too, so that the two never differ by colour alone.
+export const FAMILIES = {
+  transformer: { name: "Transformer", dash: "solid", symbol: "circle" },
+  lstm: { name: "LSTM", dash: "dash", symbol: "square" },
+};
+
+// A level across a chart from x[0] to x.at(-1): chance (dotted grey, unless `line` says otherwise) or
+// a baseline, named in the tooltip; in the legend unless `showlegend` is false.
+export function levelLine(name, x, y, { line = { color: modelColors().chance, dash: "dot" }, showlegend = true } = {}) {
+  return {
+    type: "scatter", mode: "lines", name, x: [x[0], x.at(-1)], y: [y, y], showlegend,
+    line: { width: 3, ...line },
+    hovertemplate: `${name}: %{y:.2f} bits<extra></extra>`,
+  };
+}
 
 export function element(tag, className, text) {
   const el = document.createElement(tag);
