@@ -216,7 +216,8 @@ def summarize(result: dict) -> str:
                       for name in trained(result))
     text = (f"Steps until learned (right on {result['learned']:.0%} of validation strings, checked every 25 steps) "
             f"at length {' / '.join(map(str, lengths))} ({over}): {steps}.")
-    for length in lengths:
+    racing = "lstm" in result["models"] and len(result["models"]) > 1  # a race needs both families
+    for length in lengths if racing else ():
         winner, best = race(result, length)
         at = f" at length {length}" if len(lengths) > 1 else ""
         if winner == "lstm":

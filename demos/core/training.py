@@ -12,6 +12,7 @@ Built to spend its time in the model, not around it:
 - independent models (seeds, contenders, grid cells) train together: on a GPU each on its own
   stream, their steps interleaved; on a CPU side by side on separate cores.
 """
+import logging
 import math
 import os
 import random
@@ -23,6 +24,8 @@ import torch
 from torch import nn
 
 from demos.runtime.progress import check_stop, in_threads
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -180,7 +183,9 @@ class Stepper:
             if self.graph is None and self.want_graph and self.step >= self.WARMUP_STEPS:
                 try:
                     self.capture()
-                except Exception:  # some models or ops cannot be captured: train them eagerly
+                except Exception as error:  # some models or ops cannot be captured: train them eagerly
+                    log.warning("training %s eagerly: its step could not be captured as a CUDA graph (%s)",
+                                type(self.run.model).__name__, error)
                     self.graph, self.want_graph = None, False
                     torch.cuda.synchronize(self.device)
             if self.graph is None:

@@ -7,7 +7,7 @@ from demos.core.tasks import BoundedDyck, near_miss_kind
 from demos.runtime.runner import run_demo
 from demos.shared import classifier
 
-TINY = {"lengths": [20], "steps": 60, "width": 8, "seeds": 2}
+TINY = {"lengths": [20], "steps": 60, "width": 8, "seeds": 2, "models": ["lstm", "transformer", "transformer-2"]}
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +27,21 @@ def test_every_contender_is_scored_over_seeds_and_by_kind(result):
         # seed 0's accuracy is its accuracies by kind, weighted by how many strings of each kind there were
         weighted = sum(by_kind[k]["by_seed"][0] * counts[k] for k in dyck.KINDS) / sum(counts.values())
         assert weighted == pytest.approx(accuracy["by_seed"][0], abs=1e-6)
+
+
+def test_by_default_the_lstm_races_the_two_layer_transformer_and_the_prepared_run_adds_the_one_layer():
+    from demos.runtime.runner import effective_params
+
+    assert effective_params(dyck, None, "cpu")["models"] == ["lstm", "transformer-2"]
+    for device in ("cpu", "cuda"):
+        full = effective_params(dyck, dyck.BUDGETS["cpu" if device == "cpu" else "gpu"]["full"], device)
+        assert full["models"] == ["lstm", "transformer", "transformer-2"] and full["lengths"] == [20, 50]
+
+
+def test_a_run_of_one_family_names_no_winner():
+    one = run_demo(dyck, {**TINY, "models": ["transformer-2"], "seeds": 1})
+    assert list(one["models"]) == ["transformer-2"] and dyck.race(one, 20)[0] == "tie"
+    assert "learned sooner" not in one["summary"]
 
 
 def test_the_counting_rule_is_computed_from_the_test_strings():
