@@ -66,7 +66,7 @@ PARAMS = [
     Param("text_steps", "int", CharLM.steps, "Most training steps of each character model (the generative "
           "showdown's: at its default, the very same models)", 20, 20000),
     scaling.scale_param("text_scale", "The character models read: one (the showdown's slide models, 64 characters "
-                        "of context) or the largest of a size sweep (cpu-sweep: 256 characters; gpu-sweep: 512), with "
+                        "of context) or the largest of the GPU's size sweep (gpu-sweep: 512 characters), with "
                         "the loss at each position of the context (Kaplan et al.'s Figure 7, right)"),
 ]
 # Per device class (`demos.runtime.budgets`): the prepared run learns the copy test's varying distance, and

@@ -65,7 +65,7 @@ PARAMS = [
           "each stops)", 20, 3000),
     seed_param(),
     seeds_param(),
-    scaling.scale_param("scale", "one: the slide's two models; cpu-sweep or gpu-sweep: both families at three "
+    scaling.scale_param("scale", "one: the slide's two models; gpu-sweep: both families at three "
                         "sizes (Kaplan et al.'s Figures 7 and 5 in miniature), the showdown between the largest"),
 ]
 # Per device class (`demos.runtime.budgets`): the prepared run trains the same two models for longer on a
@@ -219,6 +219,10 @@ def run(params: dict, progress, device: torch.device) -> dict:
                            "shapes": scaling.shape_panel(sweep, by_settings, seeds)}
     result["winner"] = winner(result)
     result["summary"] = summarize(result)
+    if sweep is not None:  # the slide shows each part under its own view ("summaries"); the summary has both
+        result["summaries"] = {"showdown": result["summary"],
+                               "sizes": sweep_words(result["sweep"], result["baselines"]["ngrams"])}
+        result["summary"] += " " + result["summaries"]["sizes"]
     return result
 
 
@@ -263,8 +267,6 @@ def summarize(result: dict) -> str:
     text += (" Neither model was ahead with every seed." if best == "tie"
              else f" The {label(best)} was ahead with every seed.")
     text += f" The Transformer {baseline_words(result, 'transformer')}; the LSTM {baseline_words(result, 'lstm')}."
-    if "sweep" in result:
-        text += " " + sweep_words(result["sweep"])
     for kind in MODELS:
         copied = models[kind]["copied"]
         if copied["length"] >= result["memorised_at"]:
@@ -277,9 +279,10 @@ def millions(parameters: int) -> str:
     return f"{parameters / 1e6:.2f} M" if parameters < 1e6 else f"{parameters / 1e6:.1f} M"
 
 
-def sweep_words(sweep: dict) -> str:
+def sweep_words(sweep: dict, ladder: list[dict]) -> str:
     """The size sweep in words: each family's test bits at each size, who was ahead at each with every
-    seed, the fitted exponents, and how far apart the shapes landed."""
+    seed, the fitted exponents, any size that did not beat the trigram of the counting `ladder`, and
+    how far apart the shapes landed."""
     families = {family["kind"]: family for family in sweep["sizes"]["families"]}
     curves = "; ".join(f"{family['label']} " + ", ".join(f"{spread_text(p['test_bits'], '.2f')} at "
                                                          f"{millions(p['non_embedding'])}" for p in family["points"])
@@ -291,6 +294,11 @@ def sweep_words(sweep: dict) -> str:
             f"Transformer was ahead at {ahead_t} of {len(pairs)} sizes, the LSTM at {ahead_l}. Fitted as "
             f"k·N^(−α): α = {families['transformer']['fit']['alpha']:.3f} for the Transformer, "
             f"{families['lstm']['fit']['alpha']:.3f} for the LSTM (larger: gains more from size).")
+    trigram = next(rung for rung in ladder if rung["order"] == 3)
+    short = [f"the {family['label']} at {millions(p['non_embedding'])}" for family in families.values()
+             for p in family["points"] if p["test_bits"]["max"] >= trigram["test_bits"]]
+    if short:
+        text += f" Not below the trigram ({trigram['test_bits']:.2f}) with every seed: {', '.join(short)}."
     if sweep.get("shapes"):
         rows = sweep["shapes"]["shapes"]
         layers = sorted({row["layers"] for row in rows})

@@ -72,7 +72,8 @@ def record(study: Study, cells: list[Cell], device: torch.device, seconds: float
         contenders[name] = {"chosen": best(mine).recipe,
                             "tried": [{"recipe": c.recipe, "validation": [round(s, 5) for s in c.scores],
                                        "mean": round(c.mean, 5)} for c in mine]}
-    return {"demo": study.demo, "budget": study.budget, "measure": study.measure, "grid": list(LR_GRID),
+    tried = sorted({recipe["lr"] for recipes in study.candidates.values() for recipe in recipes})
+    return {"demo": study.demo, "budget": study.budget, "measure": study.measure, "grid": tried,
             "seeds": list(study.seeds), "contenders": contenders, "script": f"python -m benchmarks.recipes {study.demo}",
             "device": str(device), "machine": f"{platform.machine()}, {threads} thread{'s' if threads > 1 else ''} per run",
             "seconds": round(seconds, 1), "date": time.strftime("%Y-%m-%d")}

@@ -106,7 +106,8 @@ def test_the_shapes_are_scored_at_the_middle_size_and_their_spread_is_what_the_s
     assert [(row["layers"], row["width"], row["heads"]) for row in shapes["shapes"]] == [(1, 16, 2), (2, 12, 1), (1, 16, 1)]
     means = [row["test_bits"]["mean"] for row in shapes["shapes"]]
     assert shapes["spread"] == pytest.approx(max(means) / min(means) - 1)
-    assert f"within {shapes['spread']:.1%} of each other" in result["summary"]
+    assert f"within {shapes['spread']:.1%} of each other" in result["summaries"]["sizes"]
+    assert result["summary"] == result["summaries"]["showdown"] + " " + result["summaries"]["sizes"]
     for family in result["sweep"]["sizes"]["families"]:
         assert f"{family['fit']['alpha']:.3f}" in result["summary"]
 

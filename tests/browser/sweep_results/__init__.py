@@ -24,7 +24,7 @@ def without_sweep(demo_id: str) -> dict:
     and the summary without the words about them (the last words of either summary here)."""
     result = sweep_result(demo_id)
     if demo_id == "generation":
-        del result["sweep"]
+        del result["sweep"], result["summaries"]
         words = " By size ("
     else:
         result["text"]["positions"] = None

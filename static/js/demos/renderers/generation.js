@@ -153,15 +153,11 @@ function drawScores(chart, data) {
 
 const VIEWS = { sizes: "By size", showdown: "Head to head" }; // the first is shown first
 
-// The summary in two parts, one per view: the sweep's words (demos/generation.py's summarize writes them
-// from "By size (" up to the notes on memorised continuations, if any) and the rest. A summary worded
-// otherwise is shown whole in both views.
-function summaryParts(summary) {
-  const start = summary.indexOf(" By size (");
-  if (start < 0) return { sizes: summary, showdown: summary };
-  const notes = summary.slice(start).search(/ The \w+'s continuation repeats /);
-  const end = notes < 0 ? summary.length : start + notes;
-  return { sizes: summary.slice(start, end).trim(), showdown: summary.slice(0, start) + summary.slice(end) };
+// The summary in two parts, one per view, as the result gives them (`summaries`: the head-to-head's
+// and the sweep's words); a result without them shows its whole summary under either view.
+function summaryParts(data) {
+  const whole = data.summary ?? "";
+  return { sizes: data.summaries?.sizes ?? whole, showdown: data.summaries?.showdown ?? whole };
 }
 
 // A parameter count as the axis writes it: 20k, 500k, 1M, 2.5M.
@@ -384,7 +380,7 @@ function addSweep(output, box, view, data) {
   }
   box.prepend(views);
   box.append(sweep);
-  view.summaries = summaryParts(data.summary ?? "");
+  view.summaries = summaryParts(data);
 }
 
 // Show the view `name` (a key of VIEWS): its charts drawn to the room they have once shown, and under
