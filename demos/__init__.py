@@ -18,6 +18,7 @@ A demo module `demos/<id>.py` has:
   format_text(result)            → the result as text for the terminal;
 and, where they apply,
   headline(result)               → the recap row for the last slide (`demos.shared.recap.headline`);
+  CONTEST = False                its headline is an illustration: shown in the recap, never counted;
   BUDGETS                        its defaults and prepared run per device class ("cpu", "gpu": a CUDA
                                  GPU), `demos.runtime.budgets`: {"cpu": {"full": {...}}, "gpu":
                                  {"default": {...}, "full": {...}}}, each entry only the parameters

@@ -1,6 +1,11 @@
 """Each demo's recap headline on made-up results: the exact winner and the exact numbers, for a
-clear win each way and for ranges that overlap (a tie)."""
+clear win each way and for ranges that overlap (a tie), and whether the row is a contest the recap
+counts or an illustration it only shows."""
 from demos import amnesia, context_scaling, dyck, generation, index_lookup, recall_vs_length, signal_decay, speed_race
+from demos.shared.recap import is_contest
+from demos.shared.speedup import times_text
+from slides import load_deck
+from slides.measured import measured_value
 
 
 def stats(*by_seed: float) -> dict:
@@ -15,7 +20,7 @@ def test_amnesia_names_the_model_that_recalled_more_with_every_seed():
 
     row = amnesia.headline(result(stats(0.04, 0.06, 0.07), stats(1.0, 1.0, 0.97)))
     assert row == {"test": "Amnesia Test, length 20", "winner": "transformer", "winner_label": "Transformer",
-                   "detail": "Transformer 99% (97%–100%), tuned LSTM 6% (4%–7%) (chance 4%; 3 seeds)"}
+                   "detail": "Transformer 99% (97%–100%), tuned LSTM 6% (4%–7%) (chance 4%; 3 seeds)", "contest": True}
     assert amnesia.headline(result(stats(0.9, 0.95, 1.0), stats(0.2, 0.3, 0.4)))["winner"] == "lstm"
     tie = amnesia.headline(result(stats(0.5, 0.6, 0.9), stats(0.8, 0.85, 0.95)))
     assert tie["winner"] == "tie" and tie["winner_label"] == "neither"
@@ -63,12 +68,19 @@ def test_dyck_names_who_learned_sooner_with_every_seed():
     assert dyck.headline(result)["winner"] == "tie"
 
 
-def test_signal_decay_names_whose_first_gradient_survived_best():
+def test_signal_decay_is_an_illustration_of_whose_first_gradient_survived_best():
     models = {name: {"label": label, "first_over_last": stats(value)} for name, label, value in (
         ("rnn", "RNN", 1e-5), ("lstm", "LSTM", 0.004), ("lstm-tuned", "tuned LSTM", 0.2), ("transformer", "Transformer", 0.9))}
     row = signal_decay.headline({"models": models, "train_steps": 0})
     assert row["test"] == "Word 1's gradient, untrained" and row["winner"] == "transformer"
     assert row["detail"] == "RNN 1e-5, LSTM 0.004, tuned LSTM 0.2, Transformer 0.9"
+    assert row["contest"] is False, "a gradient at initialisation with no ranges settles no contest"
+    assert is_contest(signal_decay) is False, "declared before any run, so an unrun illustration is no test to come"
+
+
+def test_every_other_headline_is_a_contest():
+    contests = [amnesia, context_scaling, dyck, generation, index_lookup, recall_vs_length, speed_race]
+    assert all(is_contest(demo) for demo in contests)
 
 
 def test_the_showdown_and_the_copy_test_keep_their_measured_winner():
@@ -87,17 +99,39 @@ def test_the_showdown_and_the_copy_test_keep_their_measured_winner():
     assert row["detail"] == "bits per repeated symbol: Transformer 0.01 (0.01–0.01), LSTM 5.00 (5.00–5.00), chance 5.00"
 
 
-def test_the_speed_race_names_who_gained_more_from_parallel_hardware():
-    def gain(value, low, high):
-        return {"series": [value], "spread": [[low, high]], "noisy": [False]}
+def speed_race_result(median: float, low: float, high: float, faster: str | None, noisy: bool = False) -> dict:
+    """A speed race's result at lengths 64 and 4,096, with the ratio at the longest as given."""
+    def point(length, ratio, low, high):
+        return {"length": length, "median": ratio, "min": low, "max": high}
 
-    scaling = {"hardware": {"cpu_cores": 2, "cpu_threads": 2, "gpu": None, "gpu_sms": None}, "main": "all_threads",
-               "lengths": [1024], "gained_more": ["transformer"],
-               "speedup": {"all_threads": {"transformer": gain(1.78, 1.69, 1.92), "lstm_fused": gain(1.59, 1.36, 1.63)}}}
-    row = speed_race.headline({"scaling": scaling})
-    assert row["test"] == "Speed-up on 2 threads, length 1,024" and row["winner"] == "transformer"
-    assert row["detail"] == "Transformer layer 1.78× (1.69–1.92), fused LSTM 1.59× (1.36–1.63)"
-    scaling["gained_more"] = [None]
-    assert speed_race.headline({"scaling": scaling})["winner"] == "tie"
-    one_core = speed_race.headline({"scaling": {**scaling, "main": None, "hardware": {**scaling["hardware"], "cpu_cores": 1}}})
-    assert one_core["winner"] == "tie" and one_core["detail"] == "1 CPU core: nothing to spread a step over"
+    return {"lengths": [64, 4096], "faster": ["lstm", faster],
+            "transformer_speedup": [point(64, 0.2, 0.18, 0.22), point(4096, median, low, high)],
+            "races": [{"noisy": {"lstm_fused": [False, False], "transformer": [False, noisy], "lstm_loop": [False, None]}}]}
+
+
+def test_the_speed_race_row_is_the_ratio_its_poll_asks_for():
+    row = speed_race.headline(speed_race_result(6.7, 5.9, 7.4, "transformer"))
+    assert row["test"] == "Training step, length 4,096" and row["winner"] == "transformer"
+    assert row["detail"] == "Transformer layer's step 6.70× (5.90–7.40) as fast as the fused LSTM's"
+    slower = speed_race.headline(speed_race_result(0.52, 0.45, 0.6, "lstm"))
+    assert slower["winner"] == "lstm" and slower["detail"] == "Transformer layer's step 0.52× (0.45–0.60) as fast as the fused LSTM's"
+    overlapping = speed_race.headline(speed_race_result(1.1, 0.9, 1.3, None))
+    assert overlapping["winner"] == "tie" and overlapping["winner_label"] == "neither"
+    noisy = speed_race.headline(speed_race_result(6.7, 0.28, 13.2, None, noisy=True))
+    assert noisy["winner"] == "tie"
+    assert noisy["detail"] == "Transformer layer's step 6.70× (0.28–13) as fast as the fused LSTM's; a timing stayed noisy"
+    for text in (row["test"] + row["detail"], noisy["detail"]):
+        assert "thread" not in text and "Speed-up" not in text, "one quantity: the step's speed ratio, not the threads' gain"
+
+
+def test_the_speed_race_row_and_its_poll_name_the_same_quantity():
+    """The poll settles against the value its path names; the recap row shows that very value, at the
+    length the question names."""
+    [slide] = [slide for slide in load_deck() if slide.demo == "speed_race"]
+    result = speed_race_result(6.7, 5.9, 7.4, "transformer")
+    measured = measured_value(result, slide.poll.measured, slide.poll.scale)
+    row = speed_race.headline(result)
+    assert times_text(measured["mean"], [measured["low"], measured["high"]]) in row["detail"]
+    length = row["test"].rsplit("length ", 1)[1]
+    assert f"At {length} tokens, how many times faster is the Transformer layer's step than the fused LSTM's" \
+        in slide.poll.question

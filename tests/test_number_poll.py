@@ -9,9 +9,9 @@ import pytest
 
 from app import create_app
 from demos.shared.seeds import over_seeds
-from slides import SlideError, load_deck
+from slides import NumberPoll, SlideError, load_deck
 from slides.measured import measured_value
-from web.number_poll import settle
+from web.number_poll import TOO_NOISY_RATIO, settle, too_noisy
 
 STUDENT = {"REMOTE_ADDR": "10.0.0.7"}  # the test client on this machine is the instructor
 URL = "/api/polls/amnesia"
@@ -151,6 +151,22 @@ def test_within_a_range_of_zero_width_means_within_half_a_step():
     assert settled["within"] == 3 and settled["total"] == 5
     assert settled["median"] == 10.0 and settled["median_error"] == pytest.approx(0.5)
     assert settle([], one_seed, 1.0) == {**one_seed, "total": 0, "within": 0, "median": None, "median_error": None}
+
+
+@pytest.mark.parametrize("low, high, noisy", [
+    (1.0, TOO_NOISY_RATIO, False),  # exactly an order of magnitude: still scored
+    (1.0, TOO_NOISY_RATIO * 1.01, True),
+    (0.28, 13.2, True),  # the speed race's range on a busy 2-core laptop
+    (0.45, 0.6, False),
+])
+def test_a_how_many_times_poll_is_too_noisy_to_score_when_its_range_spans_over_the_threshold(low, high, noisy):
+    ratio = NumberPoll("How many times?", "x", "×", 0.1, 100, 0.1, axis="log")
+    assert too_noisy(ratio, {"mean": (low + high) / 2, "low": low, "high": high, "centre": "median"}) is noisy
+
+
+def test_a_linear_polls_range_is_scored_however_wide():
+    accuracy = NumberPoll("What accuracy?", "x", "%", 0, 100, 1)
+    assert too_noisy(accuracy, {"mean": 40.0, "low": 0.0, "high": 80.0, "centre": "mean"}) is False
 
 
 def test_a_path_reads_a_list_item_by_its_fields_and_a_timings_median():

@@ -74,8 +74,8 @@ def assert_kept_secret(seen: dict):
     for route in ("run", "lookup", "outcome"):
         assert_refused(seen[route])
     assert seen["listed"]["reason"] == seen["shown"]["reason"] == "poll_open"
-    assert seen["recap"] == {"n": SLIDE, "slide": "The Amnesia Test", "demo": "amnesia", "measured": False,
-                             "reason": "poll_open"}
+    assert seen["recap"] == {"n": SLIDE, "slide": "The Amnesia Test", "demo": "amnesia", "contest": True,
+                             "measured": False, "reason": "poll_open"}
     assert seen["measured"] is None
     assert seen["follow"] == seen["streamed"] == {"id": "amnesia", "reason": "poll_open"}
 

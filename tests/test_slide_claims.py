@@ -7,6 +7,7 @@ import re
 import pytest
 
 from demos import DEMOS, dyck
+from demos.shared.recap import is_contest
 from demos.shared.tuning import LR_GRID, rate_text
 from slides import NumberPoll, load_deck
 from slides.measured import measured_value
@@ -33,6 +34,7 @@ def test_speaker_notes_hold_no_typed_figures(slide):
 def test_every_poll_asks_about_a_demo_with_a_verdict():
     for slide in POLL_SLIDES:
         assert hasattr(DEMOS[slide.demo], "headline"), f"slide {slide.n}'s poll has no verdict to be settled by"
+        assert is_contest(DEMOS[slide.demo]), f"slide {slide.n}'s poll would be settled by an illustration, no contest"
 
 
 @pytest.mark.parametrize("slide", CHOICE_SLIDES, ids=lambda slide: slide.demo)

@@ -4,6 +4,9 @@ them, and how they compare with the measured value.
 A guess counts as within the measured range when it lies in [low, high] widened by half the
 slider's step on each side: the precision a student can answer with, so that a range of zero width
 (one seed, or seeds that agree) still counts the guesses that hit the measured value.
+
+A "how many times" poll (a log axis) whose measured range is too wide is not scored: the outcome
+says `too_noisy`, and the slide and the recap say so with the range instead of counting hits.
 """
 import math
 import statistics
@@ -27,6 +30,21 @@ def tally(record: dict, reveal: bool) -> dict:
     if reveal:
         shown.update(values=values, median=statistics.median(values) if values else None)
     return shown
+
+
+# A log-axis poll's measured range whose high end is more than this many times its low end is too
+# noisy to score a guess: a range spanning an order of magnitude holds nearly any plausible guess,
+# and its middle is one noisy timing's ratio. Two timings the demos call quiet (each one's spread
+# within half its median, demos/shared/step_timing.py: at most 2× from fastest to slowest) give a
+# ratio whose range spans at most 4×.
+TOO_NOISY_RATIO = 10.0
+
+
+def too_noisy(poll: NumberPoll, measured: dict) -> bool:
+    """Whether a "how many times" measurement's range is too wide to score a guess against."""
+    if poll.axis != "log":
+        return False  # a linear quantity's range (accuracies over seeds) is scored as it is
+    return measured["low"] <= 0 or measured["high"] / measured["low"] > TOO_NOISY_RATIO
 
 
 def read_value(body: dict, poll: NumberPoll) -> float | None:
@@ -53,7 +71,7 @@ def outcome(poll: NumberPoll, result: dict, record: dict) -> dict | None:
     measured = measured_value(result, poll.measured, poll.scale)
     if measured is None:
         return None
-    return {"kind": "number", **settle(answers(record), measured, poll.step)}
+    return {"kind": "number", **settle(answers(record), measured, poll.step), "too_noisy": too_noisy(poll, measured)}
 
 
 def csv_cells(row: dict, settled: dict | None) -> list:

@@ -6,13 +6,16 @@ model won that test, by how much, on what device and at which budget ("the CPU d
 `demos.runtime.budgets`); or a note that it has not run. Where the instructor computed the demo's
 longer run (`flask warm --full`, the prepared run of the server's device class), that one speaks for
 the slide. The takeaway sums the rows up act by act: who won the act's measured tests, in words made
-from the rows' winners, never typed, and which tests are not measured yet.
+from the rows' winners, never typed, and which tests are not measured yet. Only contests count: a
+row whose demo declares its headline an illustration (`"contest": false`, demos/shared/recap.py) is
+shown in its act but never counted as a test, won or to come.
 """
 import logging
 
 from flask import Blueprint, Flask, jsonify
 
 from demos import DEMOS
+from demos.shared.recap import is_contest
 from web.deck import get_deck
 from web.engine import get_engine
 from web.poll_secret import POLL_OPEN, kept_from_this_request
@@ -41,7 +44,7 @@ def build_recap() -> list[dict]:
         headline = getattr(demo, "headline", None)
         if headline is None:
             continue
-        row = {"n": slide.n, "slide": slide.title, "demo": slide.demo}
+        row = {"n": slide.n, "slide": slide.title, "demo": slide.demo, "contest": is_contest(demo)}
         if kept_from_this_request(slide.demo):  # its poll is open: not even who won, for a student
             rows.append({**row, "measured": False, "reason": POLL_OPEN})
             continue
@@ -62,10 +65,15 @@ def build_recap() -> list[dict]:
     return rows
 
 
+def contests(rows: list[dict]) -> list[dict]:
+    """The rows the recap counts: every one but the illustrations."""
+    return [row for row in rows if row.get("contest", True)]
+
+
 def tally(rows: list[dict]) -> dict[str, int]:
-    """How many of the measured rows each family won (LEVEL: no winner), most first."""
+    """How many of the measured contests each family won (LEVEL: no winner), most first."""
     counts: dict[str, int] = {}
-    for row in rows:
+    for row in contests(rows):
         if row["measured"]:
             counts[row["winner"]] = counts.get(row["winner"], 0) + 1
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0] == LEVEL)))
@@ -97,34 +105,45 @@ def leader(counts: dict[str, int]) -> str | None:
     return families[0][0]
 
 
+def illustrations_text(count: int) -> str:
+    """What an act of illustrations only says instead of a tally."""
+    return f"{'an illustration' if count == 1 else f'{count} illustrations'}, no contest to count"
+
+
 def act_line(name: str, question: str, rows: list[dict]) -> dict:
-    """One line of the takeaway: the act's question and what its measured rows answer."""
-    measured = [row for row in rows if row["measured"]]
-    missing = [row for row in rows if not row["measured"]]
+    """One line of the takeaway: the act's question and what its measured contests answer."""
+    counted = contests(rows)
+    measured = [row for row in counted if row["measured"]]
+    missing = [row for row in counted if not row["measured"]]
     counts = tally(rows)
-    if not measured:
+    if not counted:
+        text = illustrations_text(len(rows))
+    elif not measured:
         text = "not measured yet"
     else:
         text = wins_text(counts, len(measured))
         if missing:
             text += f"; {len(missing)} not measured yet"
     return {"act": name, "question": question, "text": text, "leader": leader(counts),
-            "tests": [row["n"] for row in rows], "measured": len(measured)}
+            "tests": [row["n"] for row in rows], "measured": len(measured),
+            "illustrations": [row["n"] for row in rows if not row.get("contest", True)]}
 
 
 def takeaway(rows: list[dict]) -> dict:
     """The recap's rows summed up by act, then over the whole deck, with the devices they ran on and
-    their budgets."""
+    their budgets; `tests` and `measured` count contests, `illustrations` the rows that are not."""
     named = {demo for _, _, demos in ACTS for demo in demos}
     acts = [(name, question, [row for row in rows if row["demo"] in demos]) for name, question, demos in ACTS]
     acts.append(("Other tests", "what else the deck measured", [row for row in rows if row["demo"] not in named]))
     lines = [act_line(name, question, act_rows) for name, question, act_rows in acts if act_rows]
-    measured = [row for row in rows if row["measured"]]
+    measured = [row for row in rows if row["measured"]]  # illustrations too: they ran on these devices
     overall = act_line("Today", "every test", rows) if rows else None
     devices = sorted({row["device"] for row in measured})
     budgets = sorted({row["budget"] for row in measured if row.get("budget")})  # "the CPU default", ...
-    return {"acts": lines, "overall": overall, "devices": devices, "budgets": budgets, "measured": len(measured),
-            "tests": len(rows)}
+    counted = contests(rows)
+    return {"acts": lines, "overall": overall, "devices": devices, "budgets": budgets,
+            "measured": sum(row["measured"] for row in counted), "tests": len(counted),
+            "illustrations": len(rows) - len(counted)}
 
 
 def recap() -> dict:

@@ -20,7 +20,7 @@ from demos.runtime.device import cpu_threads
 from demos.runtime.progress import check_stop
 
 NAMES = {"lstm_fused": "fused LSTM", "lstm_loop": "Python-loop LSTM", "transformer": "Transformer layer"}
-WHO = {"transformer": "transformer", "lstm": "lstm_fused"}  # a poll's outcome: the contender it stands for
+WHO = {"transformer": "transformer", "lstm": "lstm_fused"}  # who `gained_more` names: the contender it stands for
 
 
 def hardware(device: torch.device, threads: int) -> dict:
@@ -147,20 +147,6 @@ def hardware_text(facts: dict) -> str:
 
 def target_text(target: str, facts: dict) -> str:
     return f"{facts['cpu_threads']} threads" if target == "all_threads" else f"the {facts['gpu']}"
-
-
-def headline(result: dict) -> tuple[str, str, str]:
-    """The recap's row and the poll's verdict: who sped up more from one thread to the server's
-    parallel hardware at the longest length timed so ("tie" where the ranges overlap or a timing
-    stayed noisy), with both speed-ups."""
-    facts, main, longest = result["hardware"], result["main"], result["lengths"][-1]
-    if main is None:
-        return "Speed-up from parallel hardware", "tie", f"{facts['cpu_cores']} CPU core: nothing to spread a step over"
-    gains = result["speedup"][main]
-    detail = ", ".join(f"{NAMES[name]} {times_text(gains[name]['series'][-1], gains[name]['spread'][-1])}"
-                       for name in ("transformer", "lstm_fused"))
-    return (f"Speed-up on {target_text(main, facts)}, length {longest:,}",
-            result["gained_more"][-1] or "tie", detail)
 
 
 def words(result: dict) -> str:

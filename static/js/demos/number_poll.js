@@ -144,8 +144,11 @@ export class NumberAnswers {
     // The range in the poll's precision; none where its ends round alike (one seed, or seeds that agree).
     const [low, high] = [this.format(outcome.low), this.format(outcome.high)];
     const range = low === high ? "" : `, range ${low.replace(this.unit, "").trim()} to ${high}`;
+    const measured = `Measured: ${this.format(outcome.mean)} (${middle}${range}).`;
+    // web/number_poll.py: a range this wide would count almost any guess a hit, so none is scored
+    if (outcome.too_noisy) return [measured, " Too noisy to score the guesses: run it again on a quiet machine."];
     const within = `${outcome.within} of ${outcome.total} ${outcome.total === 1 ? "guess was" : "guesses were"} within the range`;
     const error = outcome.median_error === null ? "" : `; the class's median error was ${this.format(outcome.median_error)}`;
-    return [`Measured: ${this.format(outcome.mean)} (${middle}${range}).`, ` ${within}${error}.`];
+    return [measured, ` ${within}${error}.`];
   }
 }

@@ -20,9 +20,12 @@ function colored(el, family) {
   return el;
 }
 
-// One test: its slide's number, the test and who won it, then the measured numbers under them.
+// One test: its slide's number, the test and who won it, then the measured numbers under them. An
+// illustration (the headline's declared `contest: false`) is muted and says it is not counted, in
+// place of a winner.
 function row(data) {
-  const item = element("li", "recap-row");
+  const illustration = data.contest === false;
+  const item = element("li", illustration ? "recap-row recap-row--illustration" : "recap-row");
   const head = element("p", "recap-head");
   head.append(element("span", "recap-n", String(data.n)), element("span", "recap-test", data.measured ? data.test : data.slide));
   item.append(head);
@@ -30,15 +33,21 @@ function row(data) {
     head.append(element("span", "recap-missing", "not run yet"));
     return item;
   }
-  head.append(colored(element("span", "recap-winner", data.winner_label), data.winner));
+  head.append(illustration ? element("span", "recap-illustration", "illustration — not counted")
+    : colored(element("span", "recap-winner", data.winner_label), data.winner));
   item.append(element("p", "recap-detail", data.detail + (data.longer_run ? " (longer run)" : "") + guessText(data.class_guess)));
   return item;
 }
 
-// A number poll's answers beside the measurement (web/polls.py's class_guess), in a few words.
+// A number poll's answers beside the measurement (web/polls.py's class_guess), in a few words; not
+// scored where the server found the measured range too wide for that (web/number_poll.py's too_noisy).
 function guessText(guess) {
   if (!guess) return "";
   const number = (value) => formatNumber(value, guess.step, guess.unit); // as the poll itself wrote it
+  if (guess.too_noisy) {
+    return `; the class guessed ${number(guess.median)} (median), not scored: the measurement was too noisy `
+      + `(range ${number(guess.low)} to ${number(guess.high)})`;
+  }
   return `; the class guessed ${number(guess.median)} (median), measured ${number(guess.mean)}: `
     + `${guess.within} of ${guess.total} within the range, median error ${number(guess.median_error)}`;
 }
@@ -66,7 +75,9 @@ function takeaway(data) {
   box.append(list);
   if (data.overall) {
     const overall = colored(element("p", "recap-overall"), data.overall.leader);
-    overall.append(element("strong", "", "Overall: "), `${data.overall.text} (${data.tests} tests). `);
+    const illustrations = data.illustrations
+      ? `, ${data.illustrations} illustration${data.illustrations === 1 ? "" : "s"} not counted` : "";
+    overall.append(element("strong", "", "Overall: "), `${data.overall.text} (${data.tests} tests${illustrations}). `);
     box.append(overall);
   }
   const budgets = data.budgets?.length ? ` · ${data.budgets.join(", ")}` : ""; // "the CPU default", ...
