@@ -278,11 +278,12 @@ def train_models(settings: list[CharLM], device: torch.device, progress) -> list
     fitted = fit_models(settings, device, progress)
     tests = each_in_parallel(lambda pair: test_scores(pair[0], settings[0].context, device), fitted, device)
     for (_, info), s, test in zip(fitted, settings, tests):
-        binned = torch.stack([span_mean(test["losses"], span) for span in position_bins(s.context)]) / math.log(2)
+        bins = position_bins(s.context)
+        binned = torch.stack([span_mean(test["losses"], span) for span in bins]) / math.log(2)
         info.update({  # scored once, on the test text, after the budget was chosen on the validation text
             "test_bits": test["bits"], "test_by_position": [bits(x) for x in test["losses"].mean(dim=0).tolist()],
             "test_bins": binned.mean(dim=1).tolist(),  # bits in each of `position_bins`
-            "stops_gaining": stops_gaining([first for first, _ in position_bins(s.context)], binned),
+            "stops_gaining": stops_gaining([first for first, _ in bins], binned),
             "test_spans": {span: [round(bits(x), 5) for x in span_mean(test["losses"], window).tolist()]
                            for span, window in context_spans(s.context).items()}})
     return fitted
