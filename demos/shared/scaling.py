@@ -110,12 +110,20 @@ def sizes(sweep: Sweep, seeds: list[int]) -> list[CharLM]:
     return [model(sweep, kind, width, seed) for width in sweep.widths for kind in MODELS for seed in seeds]
 
 
+def middle(sweep: Sweep) -> int:
+    """The middle size's Transformer width: Figure 5's shapes are about its size."""
+    return sweep.widths[len(sweep.widths) // 2]
+
+
+def shape(sweep: Sweep, layers: int, width: int, heads: int, seed: int) -> CharLM:
+    """A Transformer of the given shape, with the middle size's learning rate."""
+    lr = chosen(sweep.recipe_file, contender("transformer", middle(sweep)))["lr"]
+    return model(sweep, "transformer", width, seed, lr=lr, layers=layers, heads=heads)
+
+
 def shapes(sweep: Sweep, seeds: list[int]) -> list[CharLM]:
-    """Figure 5's Transformers: other shapes at about the middle size, with the middle size's learning rate."""
-    middle = sweep.widths[len(sweep.widths) // 2]
-    lr = chosen(sweep.recipe_file, contender("transformer", middle))["lr"]
-    return [model(sweep, "transformer", width, seed, lr=lr, layers=layers, heads=heads)
-            for layers, width, heads in sweep.shapes for seed in seeds]
+    """Figure 5's Transformers: the other shapes, at about the middle size."""
+    return [shape(sweep, *dims, seed) for dims in sweep.shapes for seed in seeds]
 
 
 def largest(sweep: Sweep, kind: str, seeds: list[int]) -> list[CharLM]:
@@ -177,13 +185,11 @@ def shape_panel(sweep: Sweep, trained: dict, seeds: list[int]) -> dict | None:
     apart the means are (the largest mean over the smallest, less one)."""
     if not sweep.shapes:
         return None
-    middle = sweep.widths[len(sweep.widths) // 2]
-    lr = chosen(sweep.recipe_file, contender("transformer", middle))["lr"]
-    shown = [(sweep.layers, middle, max(1, middle // sweep.head_size))] + list(sweep.shapes)
+    width = middle(sweep)
+    shown = [(sweep.layers, width, max(1, width // sweep.head_size))] + list(sweep.shapes)
     rows = []
     for layers, width, heads in shown:
-        infos = [trained[model(sweep, "transformer", width, seed, lr=lr, layers=layers, heads=heads)][1]
-                 for seed in seeds]
+        infos = [trained[shape(sweep, layers, width, heads, seed)][1] for seed in seeds]
         rows.append({"layers": layers, "width": width, "heads": heads, "head_size": width // heads,
                      "non_embedding": infos[0]["non_embedding"], "test_bits": over_seeds([i["test_bits"] for i in infos])})
     means = [row["test_bits"]["mean"] for row in rows]
