@@ -5,7 +5,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request
 
 from demos import DEMOS
-from demos.runtime.budgets import described
+from demos.runtime.budgets import budget_text, described
 from slides import DeckCache, Slide, demo_ids
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
@@ -113,7 +113,7 @@ def api_measured():
             continue
         runs = [("default", engine.cached(slide.demo)), ("longer run", engine.cached_full(slide.demo))]
         measured[str(slide.n)] = [{"run": run, "summary": entry.result.get("summary", ""), "device": entry.result.get("device"),
-                                   "budget": entry.result.get("budget_run", {}).get("text"), "created": entry.created}
+                                   "budget": budget_text(entry.result), "created": entry.created}
                                   for run, entry in runs if entry is not None]
     return jsonify(slides=measured)
 

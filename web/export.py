@@ -16,6 +16,7 @@ from flask import Flask, current_app, g, render_template
 from flask.cli import with_appcontext
 
 from demos import DEMOS
+from demos.runtime.budgets import budget_text
 from slides import demo_ids
 from web.assets import plotly_js
 from web.deck import demo_budgets, get_deck
@@ -89,7 +90,7 @@ def write_export(outdir: Path) -> dict:
         (outdir / "polls" / f"{poll['demo']}.json").write_text(json.dumps(poll, indent=1), encoding="utf-8")
     manifest = {
         "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "frozen": [{"demo": demo_id, "device": result["device"], "budget": result.get("budget_run", {}).get("text"),
+        "frozen": [{"demo": demo_id, "device": result["device"], "budget": budget_text(result),
                     "train_seconds": result["train_seconds"], "params": result["params"]}
                    for demo_id, result in frozen.items()],
         "cache_folder": str(get_engine().cache.directory),

@@ -15,6 +15,7 @@ import logging
 from flask import Blueprint, Flask, jsonify
 
 from demos import DEMOS
+from demos.runtime.budgets import budget_text
 from demos.shared.recap import is_contest
 from web.deck import get_deck
 from web.engine import get_engine
@@ -58,7 +59,7 @@ def build_recap() -> list[dict]:
             row["class_guess"] = guess
         try:
             rows.append({**row, "measured": True, "device": entry.result["device"],
-                         "budget": entry.result.get("budget_run", {}).get("text"), "longer_run": longer is not None,
+                         "budget": budget_text(entry.result), "longer_run": longer is not None,
                          **headline(entry.result)})
         except (KeyError, IndexError, TypeError, ValueError) as error:  # an old result's shape: leave it out
             log.warning("no headline for %s: %s", slide.demo, error)

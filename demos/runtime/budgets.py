@@ -73,3 +73,8 @@ def budget_label(demo: ModuleType, params: dict, device: torch.device | str) -> 
     text = (f"the {TIER_NAMES[device_class]} {RUN_NAMES[run]}" if run != "chosen"
             else f"{RUN_NAMES[run]} (on a {TIER_NAMES[device_class]})")
     return {"tier": device_class, "run": run, "text": text}
+
+
+def budget_text(result: dict) -> str | None:
+    """The budget a result names ("the GPU default"); None for a result computed before budgets were named."""
+    return result.get("budget_run", {}).get("text")
