@@ -137,7 +137,7 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
         "noise_limit": NOISE_LIMIT,
         "tokens_per_second": tokens_per_second,
         "ratio_lstm_to_transformer": ratio,
-        "transformer_speedup": transformer_speedup(lengths, series, measured["spread"]),
+        "transformer_speedup": transformer_speedup(lengths, series, measured["spread"], measured["noisy"]),
         "memory_mib": measured["memory"] if device.type == "cuda" else None,
         "skipped": {"lstm_loop": skipped} if skipped else {},
         "transformer_gflops": [a / 1e9 for a in achieved],
@@ -150,14 +150,16 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
     return result
 
 
-def transformer_speedup(lengths: list[int], series: dict, spread: dict) -> list[dict]:
+def transformer_speedup(lengths: list[int], series: dict, spread: dict, noisy: dict) -> list[dict]:
     """At each length, how many times faster the Transformer layer's step was than the fused LSTM's:
-    the ratio of their medians, and the least to the most any two of their timings give (a number
-    poll's measured value and range, slides/measured.py)."""
+    the ratio of their medians, the least to the most any two of their timings give (a number poll's
+    measured value and range, slides/measured.py), and whether either timing stayed noisy (then no
+    poll is scored against it)."""
     return [{"length": n, "median": lstm / attention, "min": lstm_spread[0] / attention_spread[1],
-             "max": lstm_spread[1] / attention_spread[0]}
-            for n, lstm, attention, lstm_spread, attention_spread
-            in zip(lengths, series["lstm_fused"], series["transformer"], spread["lstm_fused"], spread["transformer"])]
+             "max": lstm_spread[1] / attention_spread[0], "noisy": lstm_noisy or attention_noisy}
+            for n, lstm, attention, lstm_spread, attention_spread, lstm_noisy, attention_noisy
+            in zip(lengths, series["lstm_fused"], series["transformer"], spread["lstm_fused"], spread["transformer"],
+                   noisy["lstm_fused"], noisy["transformer"])]
 
 
 def work(params: dict) -> float:

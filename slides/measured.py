@@ -58,8 +58,9 @@ def follow(result, path: str):
 
 
 def measured_value(result, path: str, scale: float = 1.0) -> dict | None:
-    """{"mean", "low", "high", "centre"} of the value at `path`, times `scale`; `centre` says whether the
-    middle is the seeds' "mean" or the timings' "median". None if the result holds no such value."""
+    """{"mean", "low", "high", "centre", "noisy"} of the value at `path`, times `scale`; `centre` says
+    whether the middle is the seeds' "mean" or the timings' "median"; `noisy` whether the demo marked
+    the value noisy (a timing that stayed noisy). None if the result holds no such value."""
     stats = follow(result, path)
     if not isinstance(stats, dict):
         return None
@@ -68,4 +69,4 @@ def measured_value(result, path: str, scale: float = 1.0) -> dict | None:
     if not all(isinstance(n, (int, float)) and not isinstance(n, bool) and math.isfinite(n) for n in numbers):
         return None
     mean, low, high = (n * scale for n in numbers)
-    return {"mean": mean, "low": low, "high": high, "centre": centre}
+    return {"mean": mean, "low": low, "high": high, "centre": centre, "noisy": stats.get("noisy") is True}

@@ -164,6 +164,15 @@ def test_a_how_many_times_poll_is_too_noisy_to_score_when_its_range_spans_over_t
     assert too_noisy(ratio, {"mean": (low + high) / 2, "low": low, "high": high, "centre": "median"}) is noisy
 
 
+def test_a_value_its_demo_marked_noisy_is_never_scored_however_narrow_its_range():
+    ratio = NumberPoll("How many times?", "x", "×", 0.1, 100, 0.1, axis="log")
+    result = {"speedup": [{"length": 4096, "median": 0.17, "min": 0.16, "max": 0.26, "noisy": True}]}
+    measured = measured_value(result, "speedup[-1]")
+    assert measured["noisy"] is True and too_noisy(ratio, measured) is True
+    quiet = measured_value({"speedup": [{**result["speedup"][0], "noisy": False}]}, "speedup[-1]")
+    assert quiet["noisy"] is False and too_noisy(ratio, quiet) is False
+
+
 def test_a_linear_polls_range_is_scored_however_wide():
     accuracy = NumberPoll("What accuracy?", "x", "%", 0, 100, 1)
     assert too_noisy(accuracy, {"mean": 40.0, "low": 0.0, "high": 80.0, "centre": "mean"}) is False
@@ -174,7 +183,7 @@ def test_a_path_reads_a_list_item_by_its_fields_and_a_timings_median():
                          {"model": "lstm-tuned", "width": 16, "held": over_seeds([3.0, 5.0])}],
               "speedup": [{"length": 4096, "median": 2.0, "min": 1.5, "max": 3.0}]}
     assert measured_value(result, "models[model=lstm-tuned,width=16].held") == {
-        "mean": 4.0, "low": 3.0, "high": 5.0, "centre": "mean"}
+        "mean": 4.0, "low": 3.0, "high": 5.0, "centre": "mean", "noisy": False}
     assert measured_value(result, "speedup[length=4096]", 10)["mean"] == 20.0
     assert measured_value(result, "speedup[-1]")["centre"] == "median"
     assert measured_value(result, "speedup[1]") is None

@@ -41,7 +41,10 @@ TOO_NOISY_RATIO = 10.0
 
 
 def too_noisy(poll: NumberPoll, measured: dict) -> bool:
-    """Whether a "how many times" measurement's range is too wide to score a guess against."""
+    """Whether a measurement is too noisy to score a guess against: the demo marked it noisy (a timing
+    that stayed noisy), or a "how many times" measurement's range is too wide."""
+    if measured.get("noisy"):
+        return True
     if poll.axis != "log":
         return False  # a linear quantity's range (accuracies over seeds) is scored as it is
     return measured["low"] <= 0 or measured["high"] / measured["low"] > TOO_NOISY_RATIO
