@@ -1,4 +1,6 @@
 """A non-editable install carries the whole `demos` package: every subpackage, the corpus and the recipes chosen on validation data."""
+import hashlib
+import json
 import shutil
 import subprocess
 import sys
@@ -18,9 +20,14 @@ def test_the_wheel_holds_every_module_and_data_file_and_nothing_stale(tmp_path):
     (wheel,) = tmp_path.glob("great_shift-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     wanted = {path.relative_to(ROOT).as_posix() for folder in ("demos", "engine", "web", "slides")
-              for path in (ROOT / folder).rglob("*") if path.suffix in (".py", ".md", ".txt", ".json")
+              for path in (ROOT / folder).rglob("*") if path.suffix in (".py", ".md", ".txt", ".json", ".xz")
               and "__pycache__" not in path.parts}
     assert any(name.startswith("demos/core/") for name in wanted)
+    assert {"demos/core/data/python_docs.json.xz", "demos/core/data/python_docs.json",
+            "demos/core/data/python_docs_LICENSE.txt"} <= wanted  # the character corpus, its manifest, its licence
     assert wanted <= names, sorted(wanted - names)
     assert {name for name in names if name.startswith("demos/")} == {n for n in wanted if n.startswith("demos/")}
     assert "app.py" in names
+    with zipfile.ZipFile(wheel) as shipped:  # the corpus arrives intact: its sha256 is the one its manifest names
+        manifest = json.loads(shipped.read("demos/core/data/python_docs.json"))
+        assert hashlib.sha256(shipped.read("demos/core/data/python_docs.json.xz")).hexdigest() == manifest["sha256"]

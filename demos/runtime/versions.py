@@ -1,8 +1,7 @@
 """A demo's code version: a hash of its source, of every `demos` module it imports (in any
-subpackage, followed transitively), of the data files they name (`DATA_FILES`) and of what they
-say their data depends on (`DATA_VERSION`: the Python whose documentation is the character
-corpus). Any edit to what a demo computes gives a new version, so a cached result can never
-outlive the code that produced it."""
+subpackage, followed transitively) and of the data files they name (`DATA_FILES`). Any edit to
+what a demo computes gives a new version, so a cached result can never outlive the code that
+produced it. It depends on those files alone, not on the machine or the Python running it."""
 import ast
 import hashlib
 import importlib
@@ -54,13 +53,6 @@ def dependency_files(module_name: str) -> list[Path]:
     return sorted(files)
 
 
-def data_versions(module_name: str) -> list[str]:
-    """The DATA_VERSION of every module the demo depends on, in a fixed order."""
-    modules = {module_name} | {name for name in _closure(module_name)}
-    return sorted(str(getattr(importlib.import_module(name), "DATA_VERSION")) for name in modules
-                  if hasattr(importlib.import_module(name), "DATA_VERSION"))
-
-
 def _closure(module_name: str) -> set[str]:
     seen, todo = set(), [module_name]
     while todo:
@@ -80,6 +72,4 @@ def code_version(module_name: str) -> str:
         base = PACKAGE_DIR if path.is_relative_to(PACKAGE_DIR) else PACKAGE_DIR.parent
         digest.update(path.relative_to(base).as_posix().encode())
         digest.update(path.read_bytes())
-    for version in data_versions(module_name):
-        digest.update(version.encode())
     return digest.hexdigest()[:16]

@@ -1,6 +1,7 @@
 """The character models: trained on the training text only, their recipe and budget chosen on the
 validation text (the best weights kept), the test text read once to score the chosen model; kept
 in the model store so the two slides share them."""
+import dataclasses
 import functools
 
 import pytest
@@ -8,7 +9,7 @@ import torch
 
 from demos import generation
 from demos.core.models import ModelConfig, build_model
-from demos.core.python_docs import Corpus, decode, load
+from demos.core.python_docs import decode, load
 from demos.runtime.storage import ModelStore, using_store
 from demos.shared import char_models, tuning
 from demos.shared.char_models import (BestOnValidation, CharLM, document_windows, pieces, recipe, target_positions,
@@ -117,8 +118,8 @@ class WithoutTest(dict):
 
 def test_the_recipe_study_scores_on_validation_text_and_never_reads_the_test_text(monkeypatch):
     corpus = load()
-    blind = Corpus(WithoutTest(corpus.ids), WithoutTest(corpus.starts), WithoutTest(corpus.texts), corpus.python,
-                   corpus.digest)
+    blind = dataclasses.replace(corpus, ids=WithoutTest(corpus.ids), starts=WithoutTest(corpus.starts),
+                                texts=WithoutTest(corpus.texts))
     monkeypatch.setattr(char_models, "load", lambda: blind)
     monkeypatch.setattr(generation, "CharLM", functools.partial(CharLM, steps=20, eval_every=10))
     study = generation.tuning()
