@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from web import (api, assets, cli, compression, deck, engine, errors, export, follow, headers, health, join,
+from web import (api, assets, carry, cli, compression, deck, engine, errors, export, follow, headers, health, join,
                  links, logs, pointer, polls, questions, recap, room, static_assets)
 
 
@@ -56,4 +56,5 @@ def create_app(config: dict | None = None) -> Flask:
     cli.init_app(app)
     room.init_app(app)
     export.init_app(app)
+    carry.init_app(app)
     return app

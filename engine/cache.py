@@ -81,9 +81,10 @@ class ResultCache:
             self._remember(key, entry)
         return entry
 
-    def put(self, demo_id: str, key: str, params: dict, result: dict) -> Entry:
+    def put(self, demo_id: str, key: str, params: dict, result: dict, created: str | None = None) -> Entry:
+        """Keep `result`, computed now (or at `created`: a result carried in from elsewhere)."""
         body = json.dumps(result, separators=(",", ":"), allow_nan=False).encode()
-        entry = Entry(result, body, datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        entry = Entry(result, body, created or datetime.now(timezone.utc).isoformat(timespec="seconds"))
         self._remember(key, entry)
         if self.disk_ok:
             record = {
@@ -99,6 +100,12 @@ class ResultCache:
                 self.disk_ok = False
                 log.warning("cannot write the cache folder %s (%s): caching in memory only", self.directory, error)
         return entry
+
+    def keys(self, demo_id: str) -> list[str]:
+        """The keys of `demo_id`'s results kept on disk (any settings)."""
+        if self.directory is None:
+            return []
+        return sorted(path.stem for path in (self.directory / "results" / demo_id).glob("*.json"))
 
     def lock_for(self, key: str):
         """A lock shared by every process using this folder: one trains, the others wait.

@@ -43,6 +43,7 @@ from demos.runtime.storage import ModelStore, using_store
 from demos.runtime.versions import code_version
 from engine.board import Board
 from engine.cache import Entry, ResultCache, cache_key
+from engine.carried import CarriedIndex
 from engine import notices
 from engine.calibration import Calibration
 from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, process_alive
@@ -78,6 +79,7 @@ class Engine:
             ready_gpu(self.device)
         self.cache = ResultCache(cache_dir)
         self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
+        self.carried = CarriedIndex(cache_dir)  # results measured elsewhere and loaded here (engine.carried)
         self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode
         self.board.remove_older_than(notices.JOB, JOB_NOTICE_SECONDS)
         self.board.remove_older_than(notices.CANCEL, JOB_NOTICE_SECONDS)
@@ -138,6 +140,23 @@ class Engine:
         """The cached prepared run of this device's class, or None (none, not runnable here, not cached)."""
         raw = self.full_params(get_demo(demo_id))
         return None if raw is None else self.cached(demo_id, raw)
+
+    def carried_run(self, demo_id: str) -> Entry | None:
+        """The newest result of `demo_id` carried in from another installation (`flask results load`),
+        its prepared run before its default; not one under this device's default key (that one is the
+        slide's default, measured elsewhere). None where nothing was carried in."""
+        default_key = self.default_key(get_demo(demo_id))
+        runs = sorted(self.carried.runs(demo_id), key=lambda run: (run["run"] == "full", run["created"]), reverse=True)
+        for run in runs:
+            entry = None if run["key"] == default_key else self.cache.get(demo_id, run["key"])
+            if entry is not None and "carried" in entry.result:  # (a Retrain here may have replaced it)
+                return entry
+        return None
+
+    def prepared(self, demo_id: str) -> Entry | None:
+        """The run that speaks for a slide beyond its default: one carried in from another machine, else
+        this device class's prepared run (`flask warm --full`); None where neither is cached."""
+        return self.carried_run(demo_id) or self.cached_full(demo_id)
 
     def estimate(self, demo_id: str, raw_params: dict | None = None) -> Estimate | None:
         """How long a run with these settings will take here, from earlier runs or the speed test (None:

@@ -50,13 +50,14 @@ def what_a_student_sees(student, params: dict) -> dict:
     """Every route by which a result (or who won) could reach a student's page, as that page asks it."""
     run = student.post("/api/demos/amnesia/run", json=params, environ_base=STUDENT)
     lookup = student.post("/api/demos/amnesia/lookup", json=params, environ_base=STUDENT)
+    prepared = student.get("/api/demos/amnesia/prepared", environ_base=STUDENT)
     outcome = student.post(POLL + "/outcome", json=params, environ_base=STUDENT)
     listed = {row["id"]: row for row in student.get("/api/demos", environ_base=STUDENT).get_json()["demos"]}
     recap = {row["demo"]: row for row in student.get("/api/recap", environ_base=STUDENT).get_json()["rows"]}
     measured = student.get("/api/measured", environ_base=STUDENT).get_json()["slides"]
     stream, _, (name, streamed) = first_event(student, "/api/follow/events", environ_base=STUDENT)
     stream.close()
-    return {"run": run, "lookup": lookup, "outcome": outcome, "listed": listed["amnesia"],
+    return {"run": run, "lookup": lookup, "prepared": prepared, "outcome": outcome, "listed": listed["amnesia"],
             "shown": student.get("/api/demos/amnesia", environ_base=STUDENT).get_json(),
             "recap": recap["amnesia"], "measured": measured.get(str(SLIDE)),
             "follow": student.get("/api/follow", environ_base=STUDENT).get_json()["demo"], "streamed": streamed["demo"]}
@@ -71,7 +72,7 @@ def assert_refused(response):
 
 
 def assert_kept_secret(seen: dict):
-    for route in ("run", "lookup", "outcome"):
+    for route in ("run", "lookup", "prepared", "outcome"):
         assert_refused(seen[route])
     assert seen["listed"]["reason"] == seen["shown"]["reason"] == "poll_open"
     assert seen["recap"] == {"n": SLIDE, "slide": "The Amnesia Test", "demo": "amnesia", "contest": True,
@@ -81,7 +82,7 @@ def assert_kept_secret(seen: dict):
 
 
 def assert_shown(seen: dict, params: dict):
-    assert seen["run"].status_code == seen["lookup"].status_code == 200
+    assert seen["run"].status_code == seen["lookup"].status_code == seen["prepared"].status_code == 200
     assert seen["run"].get_json()["result"]["params"] == params == seen["lookup"].get_json()["result"]["params"]
     assert seen["outcome"].get_json()["outcome"]["mean"] == pytest.approx(6)  # the tuned LSTM's accuracy, in %
     assert "reason" not in seen["listed"] and seen["recap"]["winner"] == "transformer"

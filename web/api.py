@@ -4,6 +4,10 @@
   GET  /api/demos/<id>            one of them
   POST /api/demos/<id>/estimate   {"param": value, ...} → cached or not, and how long a run would take
   POST /api/demos/<id>/run        {"param": value, ..., "force": false} → 200 cached result, or 202 job
+  POST /api/demos/<id>/lookup     {"param": value, ...} → the cached result, or {"status": "missing"}
+  GET  /api/demos/<id>/prepared   the run that speaks for the slide beyond its default: one carried in from
+                                  another machine (`flask results load`), else this machine's prepared run
+                                  (`flask warm --full`); or {"status": "missing"}
   POST /api/warm                  (instructor) queue the default run of every demo not cached yet
   GET  /api/jobs/<id>             a job's status, progress, expected time and ETA, and result or error
                                   (a cancelled job: `stopped_by`, what stopped it; see engine.jobs.STOPPED_BY)
@@ -17,7 +21,7 @@ from functools import lru_cache
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, url_for
 
-from demos import UnknownDemo
+from demos import UnknownDemo, get_demo
 from demos.runtime.params import ParamError
 from engine import QueueFull
 from engine.cache import MEMORY_ENTRIES
@@ -173,6 +177,17 @@ def lookup_demo(demo_id: str):
     if kept_from_this_request(demo_id):
         return withheld(demo_id)
     entry = get_engine().cached(demo_id, read_json_object())
+    if entry is None:
+        return jsonify(status="missing")
+    return cached_response(entry.body)
+
+
+@bp.get("/demos/<demo_id>/prepared")
+def prepared_demo(demo_id: str):
+    """The slide's prepared run (engine.prepared), or {"status": "missing"}: never starts training."""
+    if kept_from_this_request(demo_id):
+        return withheld(demo_id)
+    entry = get_engine().prepared(get_demo(demo_id).ID)
     if entry is None:
         return jsonify(status="missing")
     return cached_response(entry.body)

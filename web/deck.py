@@ -103,16 +103,18 @@ def api_notes():
 @bp.get("/api/measured")
 def api_measured():
     """What each demo slide's cached default result says, with its device, its budget ("the GPU
-    default") and when it was computed (and the longer run's too, where that is cached): the numbers
-    the presenter view shows beside the notes, which hold none. Not, to a student, a demo whose poll
-    hides its result."""
+    default") and when it was computed, and the same of its prepared run where there is one (this
+    machine's longer run, or a run carried in from another machine: `carried` says where and when it
+    was measured): the numbers the presenter view shows beside the notes, which hold none. Not, to
+    a student, a demo whose poll hides its result."""
     engine = get_engine()
     measured = {}
     for slide in get_deck():
         if slide.is_recap or slide.demo not in DEMOS or kept_from_this_request(slide.demo):
             continue
-        runs = [("default", engine.cached(slide.demo)), ("longer run", engine.cached_full(slide.demo))]
-        measured[str(slide.n)] = [{"run": run, "summary": entry.result.get("summary", ""), "device": entry.result.get("device"),
+        runs = [("default", engine.cached(slide.demo)), ("longer run", engine.prepared(slide.demo))]
+        measured[str(slide.n)] = [{"run": "carried run" if "carried" in entry.result else run,
+                                   "summary": entry.result.get("summary", ""), "device": entry.result.get("device"),
                                    "budget": budget_text(entry.result), "created": entry.created}
                                   for run, entry in runs if entry is not None]
     return jsonify(slides=measured)

@@ -30,17 +30,18 @@ FULL = "@full"  # a demo's longer run is frozen as "<demo>@full"
 
 
 def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
-    """The cached default result of each demo, its longer run when that is cached too (both those of
-    the engine's device class), and the ids of the demos with no default result."""
+    """The cached default result of each demo and its prepared run (a run carried in from another
+    machine, else this device class's longer run: `Engine.prepared`) where those are cached, and the ids
+    of the demos with neither."""
     engine = get_engine()
     frozen, missing = {}, []
     for demo_id in demo_ids:
-        entry = engine.cached(demo_id) if demo_id in DEMOS else None
-        if entry is None:
+        default = engine.cached(demo_id) if demo_id in DEMOS else None
+        longer = engine.prepared(demo_id) if demo_id in DEMOS else None
+        if default is None and longer is None:
             missing.append(demo_id)
-            continue
-        frozen[demo_id] = entry.result
-        longer = engine.cached_full(demo_id)
+        if default is not None:
+            frozen[demo_id] = default.result
         if longer is not None:
             frozen[demo_id + FULL] = longer.result
     return frozen, missing
@@ -91,6 +92,7 @@ def write_export(outdir: Path) -> dict:
     manifest = {
         "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "frozen": [{"demo": demo_id, "device": result["device"], "budget": budget_text(result),
+                    "carried": result.get("carried", {}).get("text"),
                     "train_seconds": result["train_seconds"], "params": result["params"]}
                    for demo_id, result in frozen.items()],
         "cache_folder": str(get_engine().cache.directory),
@@ -112,7 +114,7 @@ def export_command(outdir: Path):
     click.echo(f"  read the cached results in {manifest['cache_folder']}")
     for item in manifest["frozen"]:
         click.echo(f"  froze {item['demo']:<22} computed on {item['device']} in {item['train_seconds']:.2f} s"
-                   + (f" ({item['budget']})" if item["budget"] else ""))
+                   + (f" ({item['budget']})" if item["budget"] else "") + (f", {item['carried']}" if item["carried"] else ""))
     answered = [f"{poll['demo']} ({poll['answers']})" for poll in manifest["polls"] if poll["answers"]]
     click.echo(f"  froze the class's answers to {len(manifest['polls'])} polls"
                + (f"; answered: {', '.join(answered)}" if answered else "; none answered yet"))

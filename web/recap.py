@@ -4,8 +4,9 @@ the takeaway that follows from it.
 For each slide whose demo has a `headline(result)`, the headline of its cached result: which
 model won that test, by how much, on what device and at which budget ("the CPU default",
 `demos.runtime.budgets`); or a note that it has not run. Where the instructor computed the demo's
-longer run (`flask warm --full`, the prepared run of the server's device class), that one speaks for
-the slide. The takeaway sums the rows up act by act: who won the act's measured tests, in words made
+longer run (`flask warm --full`, the prepared run of the server's device class), or loaded a run
+measured on another machine (`flask results load`), that one speaks for the slide (`Engine.prepared`),
+and the row says where and when it was measured. The takeaway sums the rows up act by act: who won the act's measured tests, in words made
 from the rows' winners, never typed, and which tests are not measured yet. Only contests count: a
 row whose demo declares its headline an illustration (`"contest": false`, demos/shared/recap.py) is
 shown in its act but never counted as a test, won or to come.
@@ -49,7 +50,7 @@ def build_recap() -> list[dict]:
         if kept_from_this_request(slide.demo):  # its poll is open: not even who won, for a student
             rows.append({**row, "measured": False, "reason": POLL_OPEN})
             continue
-        longer = engine.cached_full(slide.demo)  # this device class's prepared run
+        longer = engine.prepared(slide.demo)  # a run carried in from elsewhere, or this device class's prepared run
         entry = longer or engine.cached(slide.demo)
         if entry is None:
             rows.append({**row, "measured": False})
@@ -60,6 +61,7 @@ def build_recap() -> list[dict]:
         try:
             rows.append({**row, "measured": True, "device": entry.result["device"],
                          "budget": budget_text(entry.result), "longer_run": longer is not None,
+                         **({"carried": entry.result["carried"]["text"]} if "carried" in entry.result else {}),
                          **headline(entry.result)})
         except (KeyError, IndexError, TypeError, ValueError) as error:  # an old result's shape: leave it out
             log.warning("no headline for %s: %s", slide.demo, error)

@@ -22,16 +22,20 @@ export class Badge {
 
   // `source`: "cached", "fresh" (trained just now) or "frozen" (a static export). After the device and
   // time, the result's budget (demos/runtime/budgets.py): "the GPU default", "the CPU prepared run", or
-  // "settings chosen in class" (the device is said already). The time and the budget never break
-  // across lines, so on a phone the badge wraps between its parts.
+  // "settings chosen in class" (the device is said already). A result carried in from another machine
+  // (engine/carried.py) says where and when it was measured instead. The time and the budget never
+  // break across lines, so on a phone the badge wraps between its parts.
   showResult(result, source) {
     const lead = { cached: "cached · computed on ", fresh: "trained just now on ", frozen: "frozen copy · computed on " }[source];
-    const parts = [`${lead}${result.device} in `, unbroken(formatSeconds(result.train_seconds))];
+    const where = result.carried
+      ? `${source === "frozen" ? "frozen copy · " : ""}carried · ${result.carried.text}, in `
+      : `${lead}${result.device} in `;
+    const parts = [where, unbroken(formatSeconds(result.train_seconds))];
     const run = result.budget_run;
     if (run?.text) parts.push(" · ", unbroken(run.run === "chosen" ? "settings chosen in class" : run.text));
     if (result.noisy) parts.push(" · noisy timings (a busy machine)");
     this.element.replaceChildren(...parts);
-    this.element.dataset.state = source;
+    this.element.dataset.state = result.carried ? "carried" : source;
   }
 
   // Words without a state of their own (the style stays as it was).

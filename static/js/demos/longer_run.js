@@ -1,13 +1,16 @@
-// A demo's longer run (its full parameters), if the instructor computed it beforehand: offered
-// beside Run, and shown in place of the quick result until "Back to the quick run".
-import { postJSON } from "./api.js";
+// The run that speaks for a slide beyond its quick result, where one is cached (web/api.py's
+// /prepared): the lecturer's longer run (`flask warm --full`), or a run carried in from another
+// machine (`flask results load`), labelled with where and when it was measured. Offered beside Run,
+// and shown in place of the quick result until "Back to the quick run". A carried run is what the
+// slide opens on (`openOnCarried`); Run and Retrain still train at this machine's own budget, and the
+// carried run is then offered beside that result.
+import { getJSON } from "./api.js";
 
 export class LongerRun {
   constructor(widget) {
     this.widget = widget;
     this.button = widget.element.querySelector(".demo-longer");
-    const full = widget.element.dataset.fullParams;
-    this.fullParams = full ? JSON.parse(full) : null;
+    this.preparedUrl = widget.element.dataset.preparedUrl;
     this.quickResult = null; // while the longer run is on show: the result it replaced
     this.longerResult = null;
     this.onToggle = () => this.toggle();
@@ -16,12 +19,14 @@ export class LongerRun {
 
   // A result is on show: the longer run (`longer`), or a quick one, for which a longer run is looked for.
   shown(longer) {
-    if (!longer) {
+    this.button.setAttribute("aria-pressed", String(longer));
+    if (longer) {
+      this.button.textContent = "Back to the quick run";
+      this.button.hidden = !this.quickResult; // the slide opened on it: Run makes the quick one
+    } else {
       this.quickResult = null;
       this.find();
     }
-    this.button.setAttribute("aria-pressed", String(longer));
-    this.button.textContent = longer ? "Back to the quick run" : "Longer run";
   }
 
   // No result on show: nothing to offer.
@@ -30,24 +35,38 @@ export class LongerRun {
     this.button.hidden = true;
   }
 
+  // The prepared run, or null: from the page in a static copy, else from the server (never trains).
+  async fetch() {
+    const { frozen, demoId } = this.widget;
+    if (frozen) return frozen[`${demoId}@full`] ?? null;
+    if (!this.preparedUrl) return null;
+    try {
+      const { body } = await getJSON(this.preparedUrl);
+      return body.status === "done" ? body.result : null;
+    } catch {
+      return null; // no longer run to offer
+    }
+  }
+
   async find() {
     this.button.hidden = true;
     this.longerResult = null;
-    if (!this.fullParams) return;
-    const { frozen, demoId, lookupUrl } = this.widget;
-    let result = null;
-    if (frozen) result = frozen[`${demoId}@full`] ?? null;
-    else {
-      try {
-        const { body } = await postJSON(lookupUrl, this.fullParams);
-        if (body.status === "done") result = body.result;
-      } catch {
-        return; // no longer run to offer
-      }
-    }
+    const result = await this.fetch();
     if (!result || this.quickResult) return;
     this.longerResult = result;
+    this.button.textContent = result.carried ? result.carried.short : "Longer run";
+    this.button.title = result.carried ? `The run ${result.carried.text}` : "The longer run, computed before the lecture";
     this.button.hidden = false;
+  }
+
+  // The slide opens on a run carried in from another machine, if there is one; whether it did.
+  async openOnCarried() {
+    const result = await this.fetch();
+    const widget = this.widget;
+    if (!result?.carried || widget.result || widget.busy) return false;
+    this.longerResult = result;
+    widget.showResult(result, widget.frozen ? "frozen" : "cached", { longer: true });
+    return true;
   }
 
   toggle() {
@@ -57,9 +76,8 @@ export class LongerRun {
       widget.showResult(this.quickResult, source);
     } else if (this.longerResult) {
       const quick = widget.result;
-      widget.showResult(this.longerResult, source, { longer: true });
       this.quickResult = quick;
-      this.button.hidden = false;
+      widget.showResult(this.longerResult, source, { longer: true });
     }
   }
 }

@@ -35,7 +35,7 @@ function row(data) {
   }
   head.append(illustration ? element("span", "recap-illustration", "illustration — not counted")
     : colored(element("span", "recap-winner", data.winner_label), data.winner));
-  item.append(element("p", "recap-detail", data.detail + (data.longer_run ? " (longer run)" : "") + guessText(data.class_guess)));
+  item.append(element("p", "recap-detail", data.detail + (data.carried ? ` (${data.carried})` : data.longer_run ? " (longer run)" : "") + guessText(data.class_guess)));
   return item;
 }
 

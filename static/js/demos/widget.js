@@ -139,6 +139,10 @@ export class DemoWidget {
     if (this.result || this.busy) return;
     if (info.job) {
       this.follow(info.job);
+    } else if (!this.waitsForPrediction && await this.longer.openOnCarried()) {
+      // a run measured on another machine and carried here: the slide shows it first
+    } else if (this.result || this.busy) {
+      // a result came meanwhile
     } else if (info.cached && !this.waitsForPrediction) {
       this.run({ params: {}, confirmed: true, shownBySlide: true }); // cached: nothing to confirm, and the estimate is asked above
     }
@@ -243,10 +247,13 @@ export class DemoWidget {
     this.progressMessage.textContent = this.progressText + this.timeLeft.words();
   }
 
-  // A static copy of the lecture: the result frozen at export time, or a note that there is none.
+  // A static copy of the lecture: the result frozen at export time (a run carried in from another machine
+  // first, as on the live slide), or a note that there is none.
   showFrozen() {
-    const result = this.frozen[this.demoId];
-    if (result) this.showResult(result, "frozen");
+    const prepared = this.frozen[`${this.demoId}@full`];
+    const longer = Boolean(prepared?.carried) || !this.frozen[this.demoId];
+    const result = longer ? prepared : this.frozen[this.demoId];
+    if (result) this.showResult(result, "frozen", { longer });
     else this.errors.show("This demo was not run before the lecture was exported; live runs need the lecturer's server.");
   }
 
@@ -268,7 +275,7 @@ export class DemoWidget {
     this.badge.showResult(result, source);
     this.estimate.clear(); // the badge says this result's time
     this.summary.textContent = result.summary ?? "";
-    this.runButton.textContent = "Rerun";
+    this.runButton.textContent = result.carried ? "Run here" : "Rerun"; // a carried run: Run trains on this machine
     this.retrainButton.hidden = Boolean(this.frozen); // and shown only to the instructor (.instructor-only)
     this.renderer.render?.(this.output, result);
     this.link.show(result);

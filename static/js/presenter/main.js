@@ -28,6 +28,9 @@ const PRESENTER_KEYMAP = [
   { action: "help", keys: ["?"], label: "This list of keys" },
   PRESS_ROW,
 ];
+
+// How the presenter names each of a slide's runs (web/deck.py's /api/measured `run`).
+const RUN_WORDS = { default: "Measured", "longer run": "Longer run, measured", "carried run": "Carried from another machine, measured" };
 const NOTES_STEP = 0.4; // of the notes pane's height per key press
 
 function measuredLine(className, text) {
@@ -124,7 +127,7 @@ class PresenterView {
         const line = measuredLine("presenter-measured-run", run.summary);
         line.prepend(Object.assign(document.createElement("strong"), {
           className: "presenter-measured-where",
-          textContent: `${run.run === "default" ? "Measured" : "Longer run, measured"} on ${run.device}${run.budget ? ` (${run.budget})` : ""}, ${when}: `,
+          textContent: `${RUN_WORDS[run.run] ?? "Measured"} on ${run.device}${run.budget ? ` (${run.budget})` : ""}, ${when}: `,
         }));
         return line;
       }));
