@@ -205,7 +205,18 @@ def check_result(demo: ModuleType, result: dict, params: dict) -> None:
 def device_name(device: str) -> str:
     """"cuda: NVIDIA H100 80GB HBM3" → "NVIDIA H100 80GB HBM3"; "cpu" → "a CPU"."""
     kind, _, name = device.partition(": ")
-    return name or {"cpu": "a CPU", "mps": "an Apple GPU"}.get(kind, kind)
+    return (name or {"cpu": "a CPU", "mps": "an Apple GPU"}.get(kind, kind))[:60]
+
+
+def short_name(name: str) -> str:
+    """A device's name in a word or two, for a button: "NVIDIA H100 80GB HBM3" → "H100", "NVIDIA A100-SXM4-80GB"
+    → "A100", "NVIDIA GeForce RTX 4090" → "RTX 4090", "a CPU" → "CPU"."""
+    words = name.removeprefix("a ").removeprefix("an ").split()
+    for i, word in enumerate(words):
+        if any(ch.isdigit() for ch in word):
+            model = word.split("-")[0]
+            return f"{words[i - 1]} {model}" if model.isdigit() and i > 0 else model
+    return " ".join(words[-2:])
 
 
 def label(device: str, measured: datetime, provenance: dict) -> dict:
@@ -213,8 +224,7 @@ def label(device: str, measured: datetime, provenance: dict) -> dict:
     26 Nov"; `short` for a button ("H100 run, 26 Nov"), and the versions it was measured with."""
     day = f"{measured.day} {measured:%b}"
     name = device_name(device)
-    short = name.removeprefix("NVIDIA ").split(" ")[0] if ": " in device else name.removeprefix("a ").removeprefix("an ")
-    return {"text": f"measured on {name}, {day}", "short": f"{short} run, {day}", "device": device,
+    return {"text": f"measured on {name}, {day}", "short": f"{short_name(name)} run, {day}", "device": device,
             "measured": measured.isoformat(), "torch": provenance.get("torch"), "python": provenance.get("python"),
             "project": provenance.get("project")}
 

@@ -180,3 +180,15 @@ def test_a_carried_run_under_other_settings_is_the_slides_prepared_run_until_ret
     assert missing == [] and frozen["line_fit" + FULL]["carried"] == prepared.result["carried"]
     engine_b.compute(*engine_b.resolve("line_fit", QUICK), force=True)  # Retrain with those settings here
     assert engine_b.prepared("line_fit") is None
+
+
+@pytest.mark.parametrize("device, short", [("cuda: NVIDIA H100 80GB HBM3", "H100"), ("cuda: NVIDIA A100-SXM4-80GB", "A100"),
+                                           ("cuda: NVIDIA GeForce RTX 4090", "RTX 4090"), ("cpu", "CPU"),
+                                           ("mps: Apple GPU", "Apple GPU")])
+def test_a_carried_run_names_its_device_in_a_word_or_two_on_its_button(device, short):
+    from datetime import datetime
+
+    from engine.carried import label
+
+    named = label(device, datetime(2026, 11, 26, 21, 5), {})
+    assert named["short"] == f"{short} run, 26 Nov" and named["text"].endswith(", 26 Nov")

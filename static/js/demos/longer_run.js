@@ -64,9 +64,16 @@ export class LongerRun {
     const result = await this.fetch();
     const widget = this.widget;
     if (!result?.carried || widget.result || widget.busy) return false;
-    this.longerResult = result;
-    widget.showResult(result, widget.frozen ? "frozen" : "cached", { longer: true });
+    this.openOn(result);
     return true;
+  }
+
+  // Show `result`, the prepared run, first; `quick`, where there is one, is a button away.
+  openOn(result, quick = null) {
+    this.longerResult = result;
+    this.widget.showResult(result, this.widget.frozen ? "frozen" : "cached", { longer: true });
+    this.quickResult = quick;
+    this.button.hidden = !quick;
   }
 
   toggle() {

@@ -251,9 +251,9 @@ export class DemoWidget {
   // first, as on the live slide), or a note that there is none.
   showFrozen() {
     const prepared = this.frozen[`${this.demoId}@full`];
-    const longer = Boolean(prepared?.carried) || !this.frozen[this.demoId];
-    const result = longer ? prepared : this.frozen[this.demoId];
-    if (result) this.showResult(result, "frozen", { longer });
+    const quick = this.frozen[this.demoId];
+    if (prepared && (prepared.carried || !quick)) this.longer.openOn(prepared, quick);
+    else if (quick) this.showResult(quick, "frozen");
     else this.errors.show("This demo was not run before the lecture was exported; live runs need the lecturer's server.");
   }
 
