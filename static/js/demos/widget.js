@@ -139,13 +139,12 @@ export class DemoWidget {
     if (this.result || this.busy) return;
     if (info.job) {
       this.follow(info.job);
-    } else if (!this.waitsForPrediction && await this.longer.openOnCarried()) {
-      // a run measured on another machine and carried here: the slide shows it first
-    } else if (this.result || this.busy) {
-      // a result came meanwhile
-    } else if (info.cached && !this.waitsForPrediction) {
-      this.run({ params: {}, confirmed: true, shownBySlide: true }); // cached: nothing to confirm, and the estimate is asked above
+      return;
     }
+    if (this.waitsForPrediction) return;
+    // A run measured on another machine and carried here is shown first; else the cached default.
+    if ((await this.longer.openOnCarried()) || this.result || this.busy) return;
+    if (info.cached) this.run({ params: {}, confirmed: true, shownBySlide: true }); // cached: nothing to confirm, and the estimate is asked above
   }
 
   // `shownBySlide`: the slide showed its cached default by itself, nobody pressed Run.
