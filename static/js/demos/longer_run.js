@@ -13,6 +13,7 @@ export class LongerRun {
     this.preparedUrl = widget.element.dataset.preparedUrl;
     this.quickResult = null; // while the longer run is on show: the result it replaced
     this.longerResult = null;
+    this.asked = null; // the answer the slide's opening asked for, which the result it then shows reuses
     this.onToggle = () => this.toggle();
     this.button.addEventListener("click", this.onToggle);
   }
@@ -51,7 +52,9 @@ export class LongerRun {
   async find() {
     this.button.hidden = true;
     this.longerResult = null;
-    const result = await this.fetch();
+    const asked = this.asked ?? this.fetch();
+    this.asked = null;
+    const result = await asked;
     if (!result || this.quickResult) return;
     this.longerResult = result;
     this.button.textContent = result.carried ? result.carried.short : "Longer run";
@@ -61,7 +64,8 @@ export class LongerRun {
 
   // The slide opens on a run carried in from another machine, if there is one; whether it did.
   async openOnCarried() {
-    const result = await this.fetch();
+    this.asked = this.fetch(); // asked once: the default shown next, if not this, offers what it found
+    const result = await this.asked;
     const widget = this.widget;
     if (!result?.carried || widget.result || widget.busy) return false;
     this.openOn(result);
@@ -70,6 +74,7 @@ export class LongerRun {
 
   // Show `result`, the prepared run, first; `quick`, where there is one, is a button away.
   openOn(result, quick = null) {
+    this.asked = null;
     this.longerResult = result;
     this.widget.showResult(result, this.widget.frozen ? "frozen" : "cached", { longer: true });
     this.quickResult = quick;
