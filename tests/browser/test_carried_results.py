@@ -79,6 +79,10 @@ def test_a_carried_result_is_shown_labelled_and_run_trains_here_beside_it(browse
     expect(button).to_have_text("Back to the quick run")
     button.click()
     expect(badge).to_have_text(re.compile(r"· the CPU default$"))
+    page.keyboard.press("End")  # the closing recap says which of its rows were measured elsewhere
+    expect(page.locator("#slide-recap .recap-device")).to_have_text(
+        "Measured on cuda: NVIDIA H100 80GB HBM3 · the GPU default; 1 of 1 rows carried in from another machine, "
+        "each saying where and when.")
     context.close()
     assert not watch.errors, watch.errors
     assert not watch.outside_requests, watch.outside_requests

@@ -81,8 +81,12 @@ function takeaway(data) {
     box.append(overall);
   }
   const budgets = data.budgets?.length ? ` · ${data.budgets.join(", ")}` : ""; // "the CPU default", ...
+  const measured = data.rows.filter((row) => row.measured).length;
+  const carried = data.rows.filter((row) => row.measured && row.carried).length; // web/recap.py: measured elsewhere
+  const where = carried ? `Measured on ${data.devices.join(" and ")}${budgets}; ${carried} of ${measured} rows `
+    + "carried in from another machine, each saying where and when." : `Measured on this server's ${data.devices.join(" and ")}${budgets}.`;
   (box.querySelector(".recap-overall") ?? box).append(element("span", "recap-device", data.devices.length
-    ? `Measured on this server's ${data.devices.join(" and ")}${budgets}.` : "Nothing measured yet on this server."));
+    ? where : "Nothing measured yet on this server."));
   return box;
 }
 
