@@ -274,7 +274,9 @@ export class DemoWidget {
     this.badge.showResult(result, source);
     this.estimate.clear(); // the badge says this result's time
     this.summary.textContent = result.summary ?? "";
-    this.runButton.textContent = result.carried ? "Run here" : "Rerun"; // a carried run: Run trains on this machine
+    // A run carried in at another machine's settings: Run trains this machine's own (a carried run at
+    // this machine's own settings is its default already: Rerun shows it, Retrain trains it here).
+    this.runButton.textContent = result.carried && longer ? "Run here" : "Rerun";
     this.retrainButton.hidden = Boolean(this.frozen); // and shown only to the instructor (.instructor-only)
     this.renderer.render?.(this.output, result);
     this.link.show(result);
