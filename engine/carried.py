@@ -178,6 +178,10 @@ def check_record(record, index: int, provenance: dict) -> Carried:
         raise CarryError(f"{demo_id}: it does not say when it was measured") from None
     result = record["result"]
     check_result(demo, result, params)
+    earlier = result.get("carried")  # carried here before, and saved again: its first label stands
+    if earlier is not None and not (isinstance(earlier, dict) and all(isinstance(earlier.get(part), str)
+                                                                      for part in ("text", "short", "device"))):
+        raise CarryError(f"{demo_id}: it says it was carried from elsewhere, but not where or when")
     return Carried(demo_id, record["key"], params, created,
                    {**result, "carried": result.get("carried") or label(result["device"], measured, provenance)})
 

@@ -126,6 +126,8 @@ REFUSALS = {
                                "settings are not ones this demo accepts"),
     "a result without a summary": (lambda path: rewritten(path, without("summary")),
                                    "lacks what every result says"),
+    "a garbled label": (lambda path: rewritten(path, lambda d: d["results"][0]["result"].update(carried={"text": 1})),
+                        "says it was carried from elsewhere, but not where or when"),
 }
 
 
