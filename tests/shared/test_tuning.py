@@ -42,3 +42,13 @@ def test_every_chosen_file_names_a_recipe_from_the_grid_for_every_contender():
             assert entry["chosen"] in [t["recipe"] for t in entry["tried"]], (path.name, name)
             best = min(entry["tried"], key=lambda t: t["mean"])
             assert entry["chosen"] == best["recipe"], (path.name, name)  # the lowest validation mean, nothing else
+
+
+def test_every_recipe_was_chosen_at_the_budget_its_slide_now_runs():
+    """A recipe is only as good as the budget it was chosen at: raise a demo's default steps without
+    running `python -m benchmarks.recipes <demo>` again, and this fails, naming the demo."""
+    from benchmarks.recipes import studying, study_of, variants
+
+    stale = {name: (tuning.tuned(study_of(name).demo)["budget"], study_of(name).budget)
+             for name in studying() + variants() if tuning.tuned(study_of(name).demo)["budget"] != study_of(name).budget}
+    assert not stale, f"chosen at another budget than the slide's (chosen at, now): {stale}"
