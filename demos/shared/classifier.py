@@ -65,17 +65,19 @@ class TaskBatches:
         self.task, self.batch_size = task, batch_size
         self.generator = data_generator(seed, TRAIN, device)
         self.shared = shared
+        if shared is not None and shared.generator is None:
+            shared.generator = self.generator
         self.drawn: list[torch.Tensor] = []  # fingerprints of every training input, chunk by chunk
 
     def draw(self, steps: int) -> tuple[torch.Tensor, torch.Tensor]:
         if self.shared is None:
-            return self._draw(steps)[:2]
+            return self._draw(steps, self.generator)[:2]
         inputs, targets, prints = self.shared.chunk(len(self.drawn), steps, self._draw)
         self.drawn.append(prints)
         return inputs, targets
 
-    def _draw(self, steps: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        inputs, targets = self.task.sample(steps * self.batch_size, self.generator)
+    def _draw(self, steps: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        inputs, targets = self.task.sample(steps * self.batch_size, generator)
         prints = fingerprints(inputs)
         if self.shared is None:
             self.drawn.append(prints)
@@ -87,16 +89,19 @@ class TaskBatches:
 
 class Draws:
     """The chunks of training batches drawn so far for one (task, seed), shared by the models that
-    train on them; safe to use from several threads."""
+    train on them; safe to use from several threads. One generator draws them all, in order, so chunk
+    i is the seed's i-th chunk whichever model asks for it first."""
 
     def __init__(self):
         self.chunks: list[tuple[torch.Tensor, ...]] = []
         self.lock = threading.Lock()
+        self.generator: torch.Generator | None = None  # the first model's: the seed's one training stream
 
     def chunk(self, index: int, steps: int, draw) -> tuple[torch.Tensor, ...]:
+        """Chunk `index`, drawn now (with those before it) by `draw(steps, generator)` if nobody has yet."""
         with self.lock:
             while len(self.chunks) <= index:
-                self.chunks.append(draw(steps))
+                self.chunks.append(draw(steps, self.generator))
             chunk = self.chunks[index]
         assert len(chunk[0]) == steps, "models sharing draws must draw chunks of the same size"
         return chunk
@@ -235,6 +240,12 @@ class FirstLearned:
         model.train()  # back to training after answering
         if 1 - self.error >= self.share:
             self.step = step
+
+
+def once_learned(watch: FirstLearned) -> Callable[[int, list[float]], bool]:
+    """An `Entry.stop` rule: stop at the first report at which `watch` found that the model has learned
+    (its validation share reached): every model trains exactly until it has learned, or to its budget."""
+    return lambda step, losses: watch.step is not None
 
 
 def validation_loss(entries: list[Entry], batch_size: int, device: torch.device, n: int = N_VALIDATION) -> float:

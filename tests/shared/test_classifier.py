@@ -46,3 +46,21 @@ def test_batches_come_in_chunks_shaped_steps_by_batch():
     inputs, targets = TaskBatches(FirstLetter(6), 16, 0, CPU).draw(7)
     assert inputs.shape == (7, 16, 7) and targets.shape == (7, 16)
     assert torch.equal(targets, inputs[:, :, 0])
+
+
+def test_models_sharing_draws_see_the_stream_one_model_alone_sees_whoever_draws_each_chunk():
+    """Models trained together on one task and seed share their batches (`Draws`). Whichever of them
+    asks for a chunk first, chunk i must be the i-th chunk of the seed's one stream: not the first
+    chunk again because the model that drew it had drawn nothing before (a model that stopped early,
+    or a thread that ran ahead, once decided which data the others trained on)."""
+    from demos.shared.classifier import Draws
+
+    task = FirstLetter(5)
+    alone = TaskBatches(task, 4, 0, CPU)
+    stream = [alone.draw(3)[0] for _ in range(3)]
+    draws = Draws()
+    first, second = TaskBatches(task, 4, 0, CPU, draws), TaskBatches(task, 4, 0, CPU, draws)
+    assert torch.equal(first.draw(3)[0], stream[0]) and torch.equal(second.draw(3)[0], stream[0])
+    assert torch.equal(second.draw(3)[0], stream[1]), "the second model ran ahead and drew chunk 1"
+    assert torch.equal(first.draw(3)[0], stream[1]) and torch.equal(first.draw(3)[0], stream[2])
+    assert torch.equal(first.seen(), alone.seen())
