@@ -206,6 +206,12 @@ def check_result(demo: ModuleType, result: dict, params: dict) -> None:
                          f"({type(error).__name__}: {error})") from None
 
 
+def carried_text(result: dict) -> str | None:
+    """Where and when a carried result was measured ("measured on NVIDIA H100 80GB HBM3, 26 Nov"); None
+    for a result measured here."""
+    return result.get("carried", {}).get("text")
+
+
 def device_name(device: str) -> str:
     """"cuda: NVIDIA H100 80GB HBM3" → "NVIDIA H100 80GB HBM3"; "cpu" → "a CPU"."""
     kind, _, name = device.partition(": ")
@@ -264,7 +270,7 @@ def load_file(engine, path: Path) -> tuple[dict, Report]:
         else:
             engine.cache.put(item.demo, item.key, item.params, item.result, created=item.created)
             report.added.append(item)
-    engine.carried.add([item for item in report.added + report.unchanged], Path(path).name)
+    engine.carried.add(report.added + report.unchanged, Path(path).name)
     return provenance, report
 
 

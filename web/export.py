@@ -17,6 +17,7 @@ from flask.cli import with_appcontext
 
 from demos import DEMOS
 from demos.runtime.budgets import budget_text
+from engine.carried import carried_text
 from slides import demo_ids
 from web.assets import plotly_js
 from web.deck import demo_budgets, get_deck
@@ -92,7 +93,7 @@ def write_export(outdir: Path) -> dict:
     manifest = {
         "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "frozen": [{"demo": demo_id, "device": result["device"], "budget": budget_text(result),
-                    "carried": result.get("carried", {}).get("text"),
+                    "carried": carried_text(result),
                     "train_seconds": result["train_seconds"], "params": result["params"]}
                    for demo_id, result in frozen.items()],
         "cache_folder": str(get_engine().cache.directory),

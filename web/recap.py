@@ -6,10 +6,11 @@ model won that test, by how much, on what device and at which budget ("the CPU d
 `demos.runtime.budgets`); or a note that it has not run. Where the instructor computed the demo's
 longer run (`flask warm --full`, the prepared run of the server's device class), or loaded a run
 measured on another machine (`flask results load`), that one speaks for the slide (`Engine.prepared`),
-and the row says where and when it was measured. The takeaway sums the rows up act by act: who won the act's measured tests, in words made
-from the rows' winners, never typed, and which tests are not measured yet. Only contests count: a
-row whose demo declares its headline an illustration (`"contest": false`, demos/shared/recap.py) is
-shown in its act but never counted as a test, won or to come.
+and the row says where and when it was measured. The takeaway sums the rows up act by act: who won
+the act's measured tests, in words made from the rows' winners, never typed, and which tests are
+not measured yet. Only contests count: a row whose demo declares its headline an illustration
+(`"contest": false`, demos/shared/recap.py) is shown in its act but never counted as a test, won or
+to come.
 """
 import logging
 
@@ -18,6 +19,7 @@ from flask import Blueprint, Flask, jsonify
 from demos import DEMOS
 from demos.runtime.budgets import budget_text
 from demos.shared.recap import is_contest
+from engine.carried import carried_text
 from web.deck import get_deck
 from web.engine import get_engine
 from web.poll_secret import POLL_OPEN, kept_from_this_request
@@ -61,7 +63,7 @@ def build_recap() -> list[dict]:
         try:
             rows.append({**row, "measured": True, "device": entry.result["device"],
                          "budget": budget_text(entry.result), "longer_run": longer is not None,
-                         **({"carried": entry.result["carried"]["text"]} if "carried" in entry.result else {}),
+                         **({"carried": carried_text(entry.result)} if carried_text(entry.result) else {}),
                          **headline(entry.result)})
         except (KeyError, IndexError, TypeError, ValueError) as error:  # an old result's shape: leave it out
             log.warning("no headline for %s: %s", slide.demo, error)
