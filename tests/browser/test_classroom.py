@@ -89,17 +89,17 @@ def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server
     for _ in range(4):
         lecturer.keyboard.press("ArrowRight")
     for student in students:
-        expect(student.locator(".counter")).to_have_text("5 / 13", timeout=1000)
+        expect(student.locator(".counter")).to_have_text("5 / 13", timeout=10_000)
         expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
 
     leaver, stayer = students
     leaver.keyboard.press("ArrowRight")  # browsing on their own now
     expect(leaver.locator(".follow-rejoin")).to_be_visible()
     lecturer.keyboard.press("Home")
-    expect(stayer.locator(".counter")).to_have_text("1 / 13", timeout=1000)
+    expect(stayer.locator(".counter")).to_have_text("1 / 13", timeout=10_000)
     expect(leaver.locator(".counter")).to_have_text("6 / 13")
     leaver.keyboard.press("r")
-    expect(leaver.locator(".counter")).to_have_text("1 / 13", timeout=1000)
+    expect(leaver.locator(".counter")).to_have_text("1 / 13", timeout=10_000)
 
     # The lecturer's demo result reaches the students, who run nothing themselves.
     lecturer.locator("#slide-system_check .demo-run").click()
@@ -111,7 +111,7 @@ def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server
     lecturer.keyboard.press("ArrowRight")
     lecturer.keyboard.press("ArrowRight")
     stayer.reload()
-    expect(stayer.locator(".counter")).to_have_text("3 / 13", timeout=2000)
+    expect(stayer.locator(".counter")).to_have_text("3 / 13", timeout=10_000)
 
 
 def test_the_presenter_counts_the_students_following(open_page, server, browser):
@@ -150,7 +150,7 @@ def test_only_the_instructor_token_moves_the_class(server, open_page):
     assert post({"on": True, "n": 7}, token=TOKEN) == 200
     student = open_page(slide_path("system_check"))
     student.watch.expect_error("status of 403")
-    expect(student.locator(".counter")).to_have_text("7 / 13", timeout=2000)
+    expect(student.locator(".counter")).to_have_text("7 / 13", timeout=10_000)
     status = student.evaluate("""() => fetch('/api/follow', {method: 'POST', headers: {'Content-Type': 'application/json'},
                                                              body: JSON.stringify({n: 2})}).then(r => r.status)""")
     assert status == 403

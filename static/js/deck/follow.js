@@ -165,9 +165,21 @@ export class Follow {
   }
 
   // One post at a time, in order: two quick key presses send two posts, and if the second
-  // overtook the first on the network the class would be left on the earlier slide.
+  // overtook the first on the network the class would be left on the earlier slide. Changes made
+  // while a post is on its way wait as one: a burst of presses reaches the class as its last slide
+  // in one more round trip, not one per press (and a new slide drops the previous one's demo).
   post(changes) {
-    this.posting = (this.posting ?? Promise.resolve()).then(() => postJSON(this.url, changes)).catch((error) => {
+    if (this.waiting) {
+      if ("n" in changes) delete this.waiting.demo;
+      Object.assign(this.waiting, changes);
+      return;
+    }
+    this.waiting = { ...changes };
+    this.posting = (this.posting ?? Promise.resolve()).then(() => {
+      const sending = this.waiting;
+      this.waiting = null;
+      return postJSON(this.url, sending);
+    }).catch((error) => {
       this.bannerText.textContent = `Follow mode: ${error.message}`;
     });
   }
