@@ -44,6 +44,19 @@ def chromium_path() -> str:
     return path
 
 
+# A deadline for every `expect`: it waits on what the page shows and passes as soon as it does, so the
+# deadline only bounds a hang. Playwright's 5 s is too short for a 2-core machine that also runs the
+# server's training and a second browser (Plotly alone can take seconds to parse there).
+EXPECT_DEADLINE_MS = 30_000
+
+
+@pytest.fixture(scope="session", autouse=True)
+def generous_expect_deadline():
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_DEADLINE_MS)
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.path).replace(os.sep, "/"):

@@ -4,7 +4,7 @@ row, the temperature reshapes both, and a phone gets them one under the other wi
 from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible, expect_finger_sized
-from tests.browser.widget import SLIDE_TO, open_demo, overlapping_texts, run_and_wait, set_params
+from tests.browser.widget import SLIDE_TO, demo_on, open_demo, overlapping_texts, run_and_wait, set_params
 from tests.deck import slide_path
 
 SHORT = "We propose a model"  # four words: cells wide enough for their weights beside the row taken apart
@@ -88,9 +88,11 @@ def test_a_short_sentence_prints_its_weights_and_the_temperature_reshapes_them(o
 
 
 def test_on_a_phone_the_matrix_comes_first_then_its_row_and_nothing_overlaps(open_page, screenshot_path):
-    page = open_page(slide_path("attention_matrix") + "?steps=20", width=390, height=844)  # the first test cached it
-    matrix, row = (page.locator(f"#slide-attention_matrix {chart}.js-plotly-plot") for chart in (".attn-matrix-chart", ".attn-qkv-chart"))
-    expect(matrix).to_have_count(1, timeout=60_000)
+    page = open_page(slide_path("attention_matrix"), width=390, height=844)
+    demo = demo_on(page, "attention_matrix")
+    set_params(demo, steps=20)
+    run_and_plot_both(demo)  # trained here, or the cached run of another test: this one needs neither first
+    matrix, row = (demo.locator(f"{chart}.js-plotly-plot") for chart in (".attn-matrix-chart", ".attn-qkv-chart"))
     expect(matrix.locator(".colorbar")).to_have_count(1)
     heatmap, scale = (matrix.locator(selector).bounding_box() for selector in (".heatmaplayer", ".colorbar"))
     assert scale["y"] >= heatmap["y"] + heatmap["height"], "the colour scale lies under the matrix"
