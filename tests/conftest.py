@@ -1,5 +1,8 @@
 """Shared fixtures: an app on a throw-away instance folder, and its test client. Importing
 `tests.fixture_app` registers the test-only demo `line_fit`, as the tests' live servers do."""
+import os
+import random
+
 import pytest
 import torch
 
@@ -7,6 +10,40 @@ from demos import DEMOS
 from tests.fixture_app import create_app
 
 FAST_DEMOS = ("system_check", "line_fit")
+
+
+# Every run shuffles the tests outside tests/browser/: the order of the files, and of the tests in each
+# file (a file's tests stay together, so its fixtures are made once). A test that passes only after
+# another then fails on some run, with the seed in the header to repeat it: pytest --order-seed N.
+# The browser tests keep their order (their servers are shared and slow to start); each of their files
+# is checked alone by `python -m benchmarks.each_file_alone`.
+def pytest_addoption(parser):
+    parser.addoption("--order-seed", type=int, default=None,
+                     help="shuffle the tests outside tests/browser/ with this seed (default: a new seed each run)")
+
+
+def pytest_configure(config):
+    seed = config.getoption("--order-seed")
+    config.order_seed = random.randrange(10_000) if seed is None else seed
+
+
+def pytest_report_header(config):
+    return f"test order: shuffled outside tests/browser/ with --order-seed {config.order_seed}"
+
+
+def pytest_collection_modifyitems(config, items):
+    shuffled = random.Random(config.order_seed)
+    in_browser = [os.sep + "browser" + os.sep in str(item.path) for item in items]
+    files: dict = {}
+    for item, browser in zip(items, in_browser):
+        if not browser:
+            files.setdefault(item.path, []).append(item)
+    order = list(files.values())
+    shuffled.shuffle(order)
+    for tests in order:
+        shuffled.shuffle(tests)
+    rest = iter(test for tests in order for test in tests)
+    items[:] = [item if browser else next(rest) for item, browser in zip(items, in_browser)]
 
 
 @pytest.fixture(autouse=True, scope="session")
