@@ -59,6 +59,33 @@ def test_the_export_freezes_cached_results_and_says_which(exported, tmp_path):
     assert recap["acts"] and all(act["text"] == "not measured yet" for act in recap["acts"])
 
 
+def test_the_export_freezes_the_longer_runs_warm_full_prepared(tmp_path, monkeypatch):
+    """`flask warm --full` then `flask export`: the static copy holds each demo's prepared (longer) run
+    beside its default, labelled as such, where the page's "Longer run" button finds it."""
+    from demos import system_check
+
+    full = {"size": 128, "repeats": 5}  # the CPU's prepared run, for this test: a second or two
+    monkeypatch.setattr(system_check, "BUDGETS", {"cpu": {"full": full}}, raising=False)
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache")})
+    warmed = app.test_cli_runner().invoke(args=["warm", "--full", "system_check"])
+    assert warmed.exit_code == 0 and "system_check (full)" in warmed.output, warmed.output
+    out = tmp_path / "export"
+    exported = app.test_cli_runner().invoke(args=["export", str(out)])
+    assert exported.exit_code == 0, exported.output
+
+    manifest = {item["demo"]: item for item in json.loads((out / "manifest.json").read_text())["frozen"]}
+    assert set(manifest) == {"system_check", "system_check@full"}
+    assert manifest["system_check@full"]["budget"] == "the CPU prepared run"
+    assert manifest["system_check@full"]["params"]["size"] == 128 and manifest["system_check"]["params"]["size"] == 512
+    assert re.search(r"froze system_check@full +computed on cpu in [\d.]+ s \(the CPU prepared run\)", exported.output)
+    longer = json.loads((out / "results" / "system_check@full.json").read_text())
+    assert longer["params"]["repeats"] == 5 and longer["budget_run"]["run"] == "full"
+    html = (out / "index.html").read_text()
+    embedded = json.loads(html.split('<script type="application/json" id="frozen-results">')[1].split("</script>")[0])
+    assert embedded["system_check@full"] == longer and embedded["system_check"]["params"]["size"] == 512
+    assert "not frozen, 11 of 12 demos" in exported.output, "a longer run is no demo of its own"
+
+
 def test_the_bundler_wraps_modules_and_refuses_what_it_cannot_handle(tmp_path):
     (tmp_path / "a.js").write_text('import { b as bee, c } from "./b.js";\nimport * as all from "./b.js";\nexport const a = bee + c;\n')
     (tmp_path / "b.js").write_text("export const b = 1;\nfunction c() { return 2; }\nconst d = 4;\nexport { c, d as dee };\n")
