@@ -1,6 +1,7 @@
 """The demo API over HTTP: every answer a user (or a script) can get, good and bad."""
 import json
 import threading
+import time
 
 import pytest
 
@@ -21,6 +22,14 @@ def run_to_completion(client, demo_id="line_fit", params=FAST, **kwargs):
     assert response.status_code == 202, response.get_json()
     events = read_events(client, response.get_json()["events"])
     return events, events[-1][1]
+
+
+def wait_for(condition, failure: str, deadline_seconds: float = 60) -> None:
+    """Until `condition()` holds; the deadline only ends a hang."""
+    deadline = time.monotonic() + deadline_seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.02)
 
 
 def read_events(client, url):
@@ -184,6 +193,40 @@ def test_warm_all_is_for_the_instructor_and_queues_what_is_not_cached(client, on
     assert all(demo["cached"] for demo in client.get("/api/demos").get_json()["demos"])
 
 
+def test_warm_all_when_the_queue_fills_part_way_keeps_what_it_queued_and_a_retry_queues_the_rest(
+        tmp_path, monkeypatch, only_fast_demos):
+    """Room for one job: Warm all queues the first demo not cached, then answers 503 (busy, try again)
+    for the next; the answer names neither, but the demo list shows which is training. The demo queued
+    still trains, and pressing Warm all again queues the rest and joins (never repeats) what is on its way."""
+    from demos import DEMOS
+
+    monkeypatch.setattr(DEMOS["system_check"], "run", lambda params, progress, device: {"summary": "stub"})
+    gate = Gate(monkeypatch)  # holds every line_fit run until opened
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "MAX_QUEUED_JOBS": 1})
+    client = app.test_client()
+    try:
+        held = client.post("/api/demos/line_fit/run", json={**FAST, "seed": 1}).get_json()  # the worker's: running
+        assert gate.entered.wait(timeout=30)
+        busy = client.post("/api/warm")
+        assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0
+        assert busy.get_json()["error"] == "The server is busy training other demos; try again in a few seconds."
+        rows = {row["id"]: row for row in client.get("/api/demos").get_json()["demos"]}
+        assert rows["system_check"]["job"]["status"] == "queued", "queued before the queue was full"
+        assert rows["line_fit"]["job"] is None and not rows["line_fit"]["cached"], "refused: nothing of it started"
+        queued = rows["system_check"]["job"]["job"]
+        assert client.post("/api/warm").status_code == 503, "still full: the same answer, and nothing queued twice"
+        assert len(app.extensions["engine"].jobs) == 2
+    finally:
+        gate.opened.set()
+    assert read_events(client, held["events"])[-1][0] == "done"
+    assert read_events(client, f"/api/jobs/{queued}/events")[-1][0] == "done", "what was queued trained"
+    retry = client.post("/api/warm")
+    assert retry.status_code == 202 and [job["demo"] for job in retry.get_json()["jobs"]] == ["line_fit"]
+    assert read_events(client, retry.get_json()["jobs"][0]["events"])[-1][0] == "done"
+    assert all(demo["cached"] for demo in client.get("/api/demos").get_json()["demos"])
+    assert client.post("/api/warm").get_json() == {"jobs": []}, "nothing left to warm"
+
+
 def test_a_restarted_app_serves_the_cached_result_without_training(tmp_path, monkeypatch):
     config = {"TESTING": True, "CACHE_DIR": str(tmp_path / "cache")}
     _, first = run_to_completion(create_app(config).test_client())
@@ -336,3 +379,68 @@ def test_every_job_answer_carries_its_addresses_and_a_stop_is_said_as_data(tmp_p
     assert later["status"] == "cancelled" and later["stopped_by"] == "cancel"
     assert later["error"] == "Cancelled. Nothing of this run was kept."
 
+
+
+# ---- cancelling what cannot be cancelled: a clear answer, and nothing changes
+
+def test_cancelling_a_run_that_has_ended_answers_its_end_and_changes_nothing(tmp_path, monkeypatch):
+    """Cancel pressed just after the run finished (or failed, or was cancelled already): the answer is the
+    job as it ended, the result stays cached, and the first reason for a stop is the one kept."""
+    from engine import notices
+
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)})
+    client = app.test_client()
+    started = client.post("/api/demos/line_fit/run", json=FAST, environ_base=NOT_LOCAL).get_json()
+    done = read_events(client, started["events"])[-1][1]
+    assert done["status"] == "done"
+    for who in ({"json": {"token": started["cancel_token"]}, "environ_base": NOT_LOCAL}, {"json": {}}):  # starter, lecturer
+        answer = client.post(started["cancel"], **who)
+        assert answer.status_code == 202 and answer.is_json
+        assert answer.get_json()["status"] == "done" and answer.get_json()["result"] == done["result"]
+    assert client.post(started["cancel"], json={"token": "guess"}, environ_base=NOT_LOCAL).status_code == 403
+    assert client.get(started["url"]).get_json()["status"] == "done"
+    assert client.post("/api/demos/line_fit/lookup", json=FAST).get_json()["result"] == done["result"], "still cached"
+    assert app.extensions["engine"].board.names(notices.CANCEL) == [], "no request to stop was posted for anyone"
+
+    monkeypatch.setattr(line_fit, "run", lambda params, progress, device: 1 / 0)
+    failed = client.post("/api/demos/line_fit/run", json={**FAST, "seed": 2}).get_json()
+    assert read_events(client, failed["events"])[-1][0] == "failed"
+    answer = client.post(failed["cancel"], json={}).get_json()
+    assert answer["status"] == "failed" and "ZeroDivisionError" in answer["error"] and "stopped_by" not in answer
+
+    spinner = Spinner(monkeypatch)
+    running = client.post("/api/demos/line_fit/run", json={**FAST, "seed": 3}).get_json()
+    assert spinner.entered.wait(timeout=30)
+    client.post(running["cancel"], json={})
+    assert read_events(client, running["events"])[-1][0] == "cancelled"
+    again = client.post(running["cancel"], json={}).get_json()
+    assert (again["status"], again["stopped_by"], again["error"]) == ("cancelled", "cancel", "Cancelled. Nothing of this run was kept.")
+
+
+def test_cancelling_a_run_another_server_process_finished_changes_nothing(tmp_path):
+    """Two server processes share the cache folder: the cancel reaches the one that did not run the job."""
+    from engine import notices
+
+    runner, other = (create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_client() for _ in range(2))
+    started = runner.post("/api/demos/line_fit/run", json=FAST).get_json()
+    done = read_events(runner, started["events"])[-1][1]
+    # The runner posts the job's end on the board just after its own listeners hear of it.
+    wait_for(lambda: other.get(started["url"]).get_json()["status"] == "done", "the other process never saw the end")
+    answer = other.post(started["cancel"], json={})
+    assert answer.status_code == 202 and answer.get_json()["status"] == "done"
+    assert other.application.extensions["engine"].board.names(notices.CANCEL) == []
+    assert runner.get(started["url"]).get_json()["status"] == "done"
+    assert other.post("/api/demos/line_fit/lookup", json=FAST).get_json()["result"] == done["result"]
+
+
+@pytest.mark.parametrize("job_id", ["0123456789abcdef", "abc"], ids=["well-formed", "malformed"])
+def test_cancelling_an_unknown_job_is_a_json_404_that_starts_and_stops_nothing(app, client, job_id):
+    from engine import notices
+
+    running = client.post("/api/demos/line_fit/run", json=FAST).get_json()
+    for who in ({"json": {}}, {"json": {"token": "guess"}, "environ_base": NOT_LOCAL}):
+        answer = client.post(f"/api/jobs/{job_id}/cancel", **who)
+        assert answer.status_code == 404 and answer.is_json
+        assert answer.get_json()["error"] == "There is no such job; it may have finished long ago. Run the demo again."
+    assert app.extensions["engine"].board.names(notices.CANCEL) == []
+    assert read_events(client, running["events"])[-1][0] == "done", "the job that was running was left alone"
