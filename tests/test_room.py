@@ -109,9 +109,13 @@ def test_serves_the_network_with_the_token_set_and_prints_where_to_join(tmp_path
     server = rooms(tmp_path, "0.0.0.0", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN})
     reach = REACH
     server.wait_until_serving(reach)
-    for address in room.network_addresses():  # this machine's interfaces, read without sending anything
-        server.read_until(re.escape(f"http://{address}:{server.port}/j"))
     server.read_until("press I and enter the instructor token")
+    # The join addresses it printed are this machine's interfaces (read without sending anything); a
+    # machine on no network says so instead of printing none.
+    printed = re.findall(rf"^ +http://([\d.]+):{server.port}/j$", server.output.decode(), re.MULTILINE)
+    assert printed == room.network_addresses()
+    if not printed:
+        assert "No network address found" in server.output.decode()
     assert TOKEN not in server.output.decode()  # the lecturer set it: it is never echoed
     # The network reaches it; the token, and nothing else, makes the instructor (this machine too).
     assert ask(f"http://{reach}:{server.port}/api/instructor") == {"instructor": False, "token_configured": True}
@@ -214,8 +218,52 @@ def test_the_public_address_is_the_join_address_when_set(serve, app):
     assert "https://lecture.example.org/j" in result.output
 
 
-def test_the_join_addresses_are_this_machines_interfaces_without_loopback():
-    addresses = room.network_addresses()
+INTERFACES = {"lo": "127.0.0.1", "wlan0": "192.168.1.20", "docker0": None, "eth0": "10.0.0.5", "eth0:1": "10.0.0.5"}
+
+
+@pytest.fixture
+def interfaces(monkeypatch):
+    """The machine's network interfaces as `network_addresses` reads them, made up: loopback, Wi-Fi,
+    one with no IPv4 address, and an alias of Ethernet with the same address."""
+    import fcntl
+
+    monkeypatch.setattr(room.sys, "platform", "linux")
+    monkeypatch.setattr(room.socket, "if_nameindex", lambda: list(enumerate(INTERFACES, start=1)))
+
+    def ioctl(fd, request, packed):
+        assert request == room.SIOCGIFADDR
+        address = INTERFACES[packed.rstrip(b"\0").decode()]
+        if address is None:
+            raise OSError(99, "Cannot assign requested address")
+        return packed[:20] + socket.inet_aton(address) + packed[24:]
+    monkeypatch.setattr(fcntl, "ioctl", ioctl)
+
+
+def test_the_join_addresses_are_the_interfaces_ipv4_addresses_without_loopback(interfaces):
+    assert room.network_addresses() == ["192.168.1.20", "10.0.0.5"]
+
+
+def test_serve_prints_a_join_address_for_each_interface(interfaces, app, tmp_path, monkeypatch):
+    app.config["INSTRUCTOR_TOKEN_FILE"] = str(tmp_path / "token")
+    monkeypatch.setattr(room.os, "execve", lambda path, args, env: None)  # it would become gunicorn here
+    result = app.test_cli_runner().invoke(args=["serve", "--port", "8001"])
+    assert result.exit_code == 0, result.output
+    assert re.findall(r"^    (http://\S+)$", result.output, re.MULTILINE) == ["http://192.168.1.20:8001/j", "http://10.0.0.5:8001/j"]
+    assert "open http://192.168.1.20:8001/, press I" in result.output
+
+
+def test_a_machine_on_no_network_says_so_instead_of_a_join_address(app, tmp_path, monkeypatch):
+    app.config["INSTRUCTOR_TOKEN_FILE"] = str(tmp_path / "token")
+    monkeypatch.setattr(room.os, "execve", lambda path, args, env: None)
+    monkeypatch.setattr(room, "network_addresses", lambda: [])
+    result = app.test_cli_runner().invoke(args=["serve"])
+    assert result.exit_code == 0, result.output
+    assert "No network address found: is this machine on the hall's network?" in result.output
+    assert "http://<its address>:8000/j" in result.output and "/j\n    " not in result.output
+
+
+def test_the_join_addresses_read_here_are_this_machines_own():
+    addresses = room.network_addresses()  # on a machine with no network, none: the tests above cover the rest
     assert "127.0.0.1" not in addresses and len(addresses) == len(set(addresses))
     for address in addresses:  # each is this machine's own: a socket can be bound to it
         with socket.socket() as probe:

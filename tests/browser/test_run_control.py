@@ -29,9 +29,18 @@ def server(tmp_path_factory):
     live.stop()
 
 
-def job_status(server, job_id: str) -> str:
+def job_state(server, job_id: str) -> dict:
     with urllib.request.urlopen(f"{server.url}/api/jobs/{job_id}") as response:
-        return json.load(response)["status"]
+        return json.load(response)
+
+
+def job_status(server, job_id: str) -> str:
+    return job_state(server, job_id)["status"]
+
+
+def job_on(page, demo_id: str) -> str:
+    """The id of the job the demo's widget on this page follows."""
+    return page.evaluate("(id) => window.greatShift.demos.get(document.querySelector(`#slide-${id}`)).state.job", demo_id)
 
 
 def test_a_long_run_asks_first_and_says_how_long_and_why(open_page):
@@ -56,19 +65,22 @@ def test_a_long_run_asks_first_and_says_how_long_and_why(open_page):
     expect(widget.locator(".demo-estimate")).to_have_text("")  # the badge says the time of the result on show
 
 
-def test_a_run_shows_the_time_left_and_can_be_cancelled_within_seconds(open_page, server):
+def test_a_run_shows_the_time_left_and_cancel_stops_it(open_page, server):
     page = open_page(slide_path("amnesia"))
     widget = demo_on(page, "amnesia")
     set_params(widget, **LONG_RUN)
     widget.locator(".demo-run").click()
     message = widget.locator(".demo-progress-message")
     expect(message).to_contain_text("left", timeout=TRAINED)  # "12% · step 40 · about 50 s left"
+    job_id = job_on(page, "amnesia")
     cancel = widget.locator(".demo-cancel")
     expect(cancel).to_be_visible()
-    asked = time.monotonic()
     cancel.click()
-    expect(widget.locator(".demo-badge")).to_have_text("cancelled", timeout=5_000)
-    assert time.monotonic() - asked < 3
+    # The deadline only ends a hang: the run would take about a minute, and ends cancelled, by Cancel.
+    expect(widget.locator(".demo-badge")).to_have_text("cancelled", timeout=TRAINED)
+    state = job_state(server, job_id)
+    assert (state["status"], state["stopped_by"]) == ("cancelled", "cancel"), state
+    assert state["progress"] < 1
     expect(widget.locator(".demo-error")).to_have_text("Cancelled. Nothing of this run was kept.")
     expect(cancel).to_be_hidden()
     expect(widget.locator(".demo-run")).to_be_enabled()
@@ -82,11 +94,12 @@ def test_closing_the_page_cancels_the_run_nobody_watches_any_more(open_page, ser
     set_params(widget, **{**LONG_RUN, "seed": 3})
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-progress-message")).to_contain_text("step", timeout=TRAINED)
-    job_id = page.evaluate("() => window.greatShift.demos.get(document.querySelector('#slide-amnesia')).state.job")
+    job_id = job_on(page, "amnesia")
     assert job_id and job_status(server, job_id) == "running"
     page.close()
-    deadline = time.monotonic() + 20
-    while job_status(server, job_id) != "cancelled":
-        assert time.monotonic() < deadline, "the job kept running after its only page closed"
+    deadline = time.monotonic() + TRAINED / 1000  # only ends a hang
+    while (state := job_state(server, job_id))["status"] not in ("done", "failed", "cancelled"):
+        assert time.monotonic() < deadline, "the job never ended"
         time.sleep(0.2)
+    assert (state["status"], state.get("stopped_by")) == ("cancelled", "unwatched"), "it ran on after its only page closed"
 
