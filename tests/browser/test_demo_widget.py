@@ -57,7 +57,7 @@ def test_system_check_runs_from_slide_one_and_shows_its_result(fresh_page, scree
     expect(widget.locator(".js-plotly-plot")).to_have_count(1)
     expect(widget.locator(".js-plotly-plot .bars .point")).to_have_count(3)
     expect(widget.locator(".demo-summary")).to_contain_text("matrix product took")
-    expect(widget.locator(".cache-status-heading")).to_have_text("Demos in this deck: 1 of 13 cached")
+    expect(widget.locator(".cache-status-heading")).to_have_text("Demos in this deck: 1 of 12 cached")
     expect(widget.locator('.cache-chip[data-state="cached"]')).to_have_count(1)
     expect(widget.locator(".demo-run")).to_have_text("Rerun")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn

@@ -59,7 +59,7 @@ class CacheStatus {
     const deckRoot = document.getElementById("deck");
     this.demosUrl = deckRoot.dataset.demosUrl;
     this.warmUrl = deckRoot.dataset.warmUrl;
-    this.slides = [...deckRoot.querySelectorAll(".slide")].map((slide) => ({
+    this.slides = [...deckRoot.querySelectorAll(".slide:not(.slide--recap)")].map((slide) => ({ // the recap trains nothing
       n: slide.dataset.n, title: slide.dataset.title, demo: slide.querySelector(".demo").dataset.demo,
     }));
     this.box = element("div", "cache-status instructor-only"); // the lecturer's: demo ids, cache, warming
