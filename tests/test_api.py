@@ -193,11 +193,11 @@ def test_warm_all_is_for_the_instructor_and_queues_what_is_not_cached(client, on
     assert all(demo["cached"] for demo in client.get("/api/demos").get_json()["demos"])
 
 
-def test_warm_all_when_the_queue_fills_part_way_keeps_what_it_queued_and_a_retry_queues_the_rest(
+def test_warm_all_when_the_queue_fills_part_way_says_what_it_queued_and_a_retry_queues_the_rest(
         tmp_path, monkeypatch, only_fast_demos):
-    """Room for one job: Warm all queues the first demo not cached, then answers 503 (busy, try again)
-    for the next; the answer names neither, but the demo list shows which is training. The demo queued
-    still trains, and pressing Warm all again queues the rest and joins (never repeats) what is on its way."""
+    """Room for one job: Warm all queues the first demo not cached and answers which demos still wait
+    for a second press. The demo queued trains, and pressing again joins (never repeats) what is on its
+    way and queues the rest once there is room. With no room at all, the answer is busy, try again."""
     from demos import DEMOS
 
     monkeypatch.setattr(DEMOS["system_check"], "run", lambda params, progress, device: {"summary": "stub"})
@@ -207,14 +207,17 @@ def test_warm_all_when_the_queue_fills_part_way_keeps_what_it_queued_and_a_retry
     try:
         held = client.post("/api/demos/line_fit/run", json={**FAST, "seed": 1}).get_json()  # the worker's: running
         assert gate.entered.wait(timeout=30)
-        busy = client.post("/api/warm")
-        assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0
-        assert busy.get_json()["error"] == "The server is busy training other demos; try again in a few seconds."
+        part_way = client.post("/api/warm")
+        assert part_way.status_code == 202
+        answer = part_way.get_json()
+        assert [job["demo"] for job in answer["jobs"]] == ["system_check"] and answer["waiting"] == ["line_fit"]
         rows = {row["id"]: row for row in client.get("/api/demos").get_json()["demos"]}
         assert rows["system_check"]["job"]["status"] == "queued", "queued before the queue was full"
         assert rows["line_fit"]["job"] is None and not rows["line_fit"]["cached"], "refused: nothing of it started"
-        queued = rows["system_check"]["job"]["job"]
-        assert client.post("/api/warm").status_code == 503, "still full: the same answer, and nothing queued twice"
+        queued = answer["jobs"][0]["job"]
+        again = client.post("/api/warm").get_json()
+        assert [job["job"] for job in again["jobs"]] == [queued] and again["waiting"] == ["line_fit"], \
+            "still full: the same answer, and nothing queued twice"
         assert len(app.extensions["engine"].jobs) == 2
     finally:
         gate.opened.set()
@@ -224,7 +227,23 @@ def test_warm_all_when_the_queue_fills_part_way_keeps_what_it_queued_and_a_retry
     assert retry.status_code == 202 and [job["demo"] for job in retry.get_json()["jobs"]] == ["line_fit"]
     assert read_events(client, retry.get_json()["jobs"][0]["events"])[-1][0] == "done"
     assert all(demo["cached"] for demo in client.get("/api/demos").get_json()["demos"])
-    assert client.post("/api/warm").get_json() == {"jobs": []}, "nothing left to warm"
+    assert client.post("/api/warm").get_json() == {"jobs": [], "waiting": []}, "nothing left to warm"
+
+
+def test_warm_all_with_no_room_at_all_is_busy_and_queues_nothing(tmp_path, monkeypatch, only_fast_demos):
+    gate = Gate(monkeypatch)
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "MAX_QUEUED_JOBS": 1})
+    client = app.test_client()
+    try:
+        client.post("/api/demos/line_fit/run", json={**FAST, "seed": 1})  # running
+        assert gate.entered.wait(timeout=30)
+        assert client.post("/api/demos/line_fit/run", json={**FAST, "seed": 2}).status_code == 202  # queued: full
+        busy = client.post("/api/warm")
+        assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0
+        assert busy.get_json()["error"] == "The server is busy training other demos; try again in a few seconds."
+        assert len(app.extensions["engine"].jobs) == 2, "nothing queued"
+    finally:
+        gate.opened.set()
 
 
 def test_a_restarted_app_serves_the_cached_result_without_training(tmp_path, monkeypatch):

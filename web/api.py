@@ -197,13 +197,25 @@ def prepared_demo(demo_id: str):
 def warm_all():
     if not is_instructor():
         return json_error(403, "Warming every demo needs the instructor token.")
-    jobs = []
+    """Queue every demo not cached. If the queue fills part-way, what was queued trains and the answer
+    says which demos still wait for a second press (`waiting`); with no room at all it is a 503."""
+    jobs, waiting = [], []
     for row in get_engine().status():
-        if not row["cached"]:
+        if row["cached"]:
+            continue
+        if waiting:
+            waiting.append(row["id"])
+            continue
+        try:
             submission = get_engine().submit(row["id"])  # before the lecture: no time limit
-            if submission.job is not None:
-                jobs.append({**submission.job.brief(), **job_links(submission.job.id)})
-    return jsonify(jobs=jobs), 202
+        except QueueFull:
+            if not jobs:
+                raise  # nothing queued: busy, try again
+            waiting.append(row["id"])
+            continue
+        if submission.job is not None:
+            jobs.append({**submission.job.brief(), **job_links(submission.job.id)})
+    return jsonify(jobs=jobs, waiting=waiting), 202
 
 
 def find_job(job_id: str) -> Job:

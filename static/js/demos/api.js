@@ -122,7 +122,11 @@ export function followJob(eventsUrl, handlers) {
 export async function warmAllDemos(url) {
   try {
     const { body } = await postJSON(url);
-    return body.jobs.length ? `Queued ${body.jobs.length} demo(s) to train, one at a time.` : "Every demo is cached already.";
+    if (!body.jobs.length) return "Every demo is cached already.";
+    const queued = `Queued ${body.jobs.length} demo(s) to train, one at a time.`;
+    return body.waiting?.length
+      ? `${queued} The queue is full: press again in a while for the other ${body.waiting.length} (${body.waiting.join(", ")}).`
+      : queued;
   } catch (error) {
     return error.message;
   }
