@@ -25,10 +25,15 @@ class Gate:
         monkeypatch.setattr(line_fit, "run", gated_run)
 
 
-def wait_done(job, timeout=60):
+def wait_done(job, timeout=120):
+    """The job's state once it has ended; a job still going after `timeout` seconds fails the test
+    (a deadline that only bounds a hang)."""
+    deadline = time.monotonic() + timeout
     version = -1
     while not job.finished:
-        version = job.wait_for_change(version, timeout=timeout)
+        left = deadline - time.monotonic()
+        assert left > 0, f"the job did not end within {timeout} s: {job.snapshot()}"
+        version = job.wait_for_change(version, timeout=min(left, 1.0))
     return job.snapshot()
 
 

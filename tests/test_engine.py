@@ -324,7 +324,8 @@ def test_another_process_can_cancel_a_job_through_the_board(cache_dir, spinner):
     runner, other = Engine(cache_dir), Engine(cache_dir)  # two server processes sharing the cache folder
     job = runner.submit("line_fit", FAST).job
     assert spinner.entered.wait(timeout=30)
-    assert other.job(job.id).snapshot()["status"] == "running"
+    # The runner posts the job's state on the board as it changes: the other process sees it soon after.
+    wait_until(lambda: other.job(job.id) is not None and other.job(job.id).snapshot()["status"] == "running", timeout=60)
     other.cancel(job.id, "Cancelled from another process.")
     state = ended(job)
     assert state["error"] == "Cancelled from another process." and state["stopped_by"] == "cancel"
