@@ -1,13 +1,18 @@
 """Every demo on settings small enough for a test, and what the demo tests share: a progress
-recorder, the numbers in a result, and a result less its wall-clock times."""
+recorder, the numbers in a result, a result less its wall-clock times, and the yardsticks a trained
+model must pass (the slide's poll read from a result, a unigram baseline, reading only the past)."""
 import functools
 import json
 
 import torch
 
 from demos import DEMOS
+from demos.core.corpus import load
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore
+from demos.shared.language_models import SHARED, window_starts, windows
+from slides import load_deck
+from slides.measured import measured_value
 
 TINY = {
     "system_check": {"size": 64, "repeats": 3},
@@ -90,3 +95,40 @@ def run_on_shared_model(demo, **params) -> dict:
 def as_tensor(rows) -> torch.Tensor:
     """Rows of weights as sent to the browser (None above the diagonal) as a tensor."""
     return torch.tensor([[0.0 if x is None else x for x in row] for row in rows], dtype=torch.float64)
+
+
+def poll_reading(demo_id: str, result: dict) -> dict:
+    """What the number poll of the slide that runs `demo_id` reads from `result`: the measured mean and
+    range, in the poll's unit (slides/measured.py)."""
+    [poll] = [slide.poll for slide in load_deck() if slide.demo == demo_id]
+    return measured_value(result, poll.measured, poll.scale)
+
+
+def unigram_nats(train_ids: torch.Tensor, eval_ids: torch.Tensor, vocab_size: int) -> float:
+    """Cross-entropy (nats per token) on `eval_ids` of token frequencies counted on `train_ids` (add-one
+    smoothed): the baseline a language model beats once it has learned anything beyond them."""
+    counts = torch.bincount(train_ids, minlength=vocab_size).double() + 1
+    return -(counts / counts.sum()).log()[eval_ids].mean().item()
+
+
+@torch.no_grad()
+def reads_only_the_past(model, inputs: torch.Tensor, vocab_size: int) -> bool:
+    """Whether a language model's predictions at each position ignore every later token: changing the
+    second half of `inputs` (B, T) leaves the first half's logits as they were (and changes the second's)."""
+    was_training = model.training
+    model.eval()
+    half = inputs.size(1) // 2
+    changed = inputs.clone()
+    changed[:, half:] = (changed[:, half:] + 1) % vocab_size
+    before, after = model(inputs), model(changed)
+    model.train(was_training)
+    return (torch.allclose(before[:, :half], after[:, :half], atol=1e-5)
+            and not torch.allclose(before[:, half:], after[:, half:], atol=1e-5))
+
+
+def held_out_sentences(n: int = 8) -> torch.Tensor:
+    """The first `n` windows of the word language models' held-out abstracts, each from a sentence start:
+    (n, context) token ids."""
+    corpus = load()
+    starts = window_starts(corpus.held_out_ids, corpus.held_out_starts, SHARED.context)[:n]
+    return windows(corpus.held_out_ids, starts, SHARED.context)[0]
