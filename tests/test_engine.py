@@ -399,6 +399,7 @@ def test_estimates_come_from_earlier_runs_and_scale_with_the_demos_work(cache_di
     assert restarted.estimate("line_fit", FAST).seconds == pytest.approx(seconds, abs=0.002)
     job = restarted.submit("line_fit", {"steps": 40}).job
     assert job.brief()["expected_seconds"] == pytest.approx(2 * seconds, abs=0.1)
+    wait_done(job)  # no run left going into the next test (it would train with that test's stand-ins)
 
 
 def test_a_running_job_says_how_long_it_has_left():
