@@ -17,14 +17,21 @@ FAST_DEMOS = ("system_check", "line_fit")
 # another then fails on some run, with the seed in the header to repeat it: pytest --order-seed N.
 # The browser tests keep their order (their servers are shared and slow to start); each of their files
 # is checked alone by `python -m benchmarks.each_file_alone`.
+ORDER_SEED = "GREAT_SHIFT_ORDER_SEED"
+
+
 def pytest_addoption(parser):
     parser.addoption("--order-seed", type=int, default=None,
                      help="shuffle the tests outside tests/browser/ with this seed (default: a new seed each run)")
 
 
 def pytest_configure(config):
+    # One seed for the whole run: worker processes (pytest -n) inherit it, and must collect one order.
     seed = config.getoption("--order-seed")
-    config.order_seed = random.randrange(10_000) if seed is None else seed
+    if seed is None:
+        seed = int(os.environ.get(ORDER_SEED) or random.randrange(10_000))
+    os.environ[ORDER_SEED] = str(seed)
+    config.order_seed = seed
 
 
 def pytest_report_header(config):
