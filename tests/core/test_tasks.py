@@ -1,7 +1,8 @@
-"""The made-up tasks: their inputs and the answers they expect. Index Lookup asks for the symbol at
-a named position; the copy test repeats its stretch where it says, and marks exactly the symbols that
-can be predicted; bounded Dyck-2 is checked against hand-checked strings, its balanced strings are drawn
-evenly, and its near misses are never in the language and each of the kind it says."""
+"""The made-up tasks: their inputs and the answers they expect. The Amnesia Test asks for the first
+letter; Index Lookup asks for the symbol at a named position; the copy test repeats its stretch where
+it says, and marks exactly the symbols that can be predicted; bounded Dyck-2 is checked against
+hand-checked strings, its balanced strings are drawn evenly, and its near misses are never in the
+language and each of the kind it says. Each stream of a seed draws the same data every time."""
 import itertools
 import random
 from collections import Counter
@@ -14,6 +15,7 @@ from demos.core.tasks import (
     NEAR_MISSES,
     TRAIN,
     BoundedDyck,
+    FirstLetter,
     IndexLookup,
     RepeatedStretch,
     balanced_brackets,
@@ -54,7 +56,7 @@ def test_the_recogniser_agrees_with_the_hand_checked_strings():
 
 @pytest.mark.parametrize("text, kind", [
     ("(]", "retype"), ("([)[", "flip"), ("(()(", "flip"), ("([)]", "swap"), ("(()[)]", "swap"),
-    ("(([]))", "deepen"), (")(", "other"), ("()", None),
+    ("(([]))", "deepen"), (")(", "other"), ("()", None), ("((()])", "other"),
 ])
 def test_a_near_miss_is_told_from_the_string_alone(text, kind):
     assert near_miss_kind(text) == kind
@@ -158,3 +160,83 @@ def test_training_validation_and_test_sequences_come_from_separate_streams():
     seeds = [g.initial_seed() % 2**32 for s in range(1000)
              for g in (data_generator(s, TRAIN), data_generator(s, EVAL), held_out_generator(s))]
     assert len(set(seeds)) == len(seeds)
+
+
+def test_the_amnesia_test_asks_for_the_first_of_its_letters():
+    task = FirstLetter(10)
+    inputs, targets = task.sample(300, data_generator(0, TRAIN))
+    assert inputs.shape == (300, 11) and targets.shape == (300,)
+    assert (inputs[:, -1] == task.query).all() and task.query == 26 == task.vocab_size - 1  # the question token
+    assert inputs[:, :-1].max() < 26 and task.n_out == 26
+    assert torch.equal(targets, inputs[:, 0])  # the answer is the first letter, however many follow
+    assert len(inputs[:, 0].unique()) == 26 and len(inputs[:, -2].unique()) == 26  # letters drawn from all of A-Z
+    assert torch.equal(task.sample(300, data_generator(0, TRAIN))[0], inputs)  # the same stream, the same letters
+    row = torch.tensor([10, 13, 12, 1, 26])
+    assert task.describe(row) == "K N M B" and task.label(10) == "K" and task.label(0) == "A"
+
+
+def test_index_lookup_has_a_token_for_every_position_and_names_them_from_one():
+    task = IndexLookup(5)
+    assert task.vocab_size == 110 and task.n_out == 10  # the digits, then 100 position tokens
+    assert task.describe(torch.tensor([3, 1, 4, 1, 5, 10 + 1])) == "3 1 4 1 5 ? position 2"
+    assert task.label(7) == "7"
+    inputs, _ = task.sample(500, data_generator(0, TRAIN))
+    assert set((inputs[:, -1] - 10).tolist()) == set(range(5))  # every position is asked for, and only those
+    assert set(inputs[:, :-1].flatten().tolist()) == set(range(10))  # every digit occurs, and only digits
+    assert IndexLookup(100).sample(1, data_generator(0, TRAIN))[0].shape == (1, 101)  # the longest it has tokens for
+    with pytest.raises(AssertionError):
+        IndexLookup(101).sample(1, data_generator(0, TRAIN))  # no position token for the 101st symbol
+
+
+def test_a_dyck_row_reads_back_as_its_brackets_and_its_answer_as_words():
+    task = BoundedDyck(6)
+    assert task.vocab_size == 5 and task.n_out == 2 and task.query == 4
+    assert task.describe(torch.tensor([0, 2, 3, 1, 2, 3, 4])) == "([])[]"
+    assert task.label(1) == "balanced" and task.label(0) == "not balanced"
+    with pytest.raises(AssertionError, match="^nesting 3 deep needs at least three pairs$"):
+        BoundedDyck(4).strings(2, data_generator(0, TRAIN))
+    with pytest.raises(AssertionError):
+        BoundedDyck(7).strings(2, data_generator(0, TRAIN))  # an odd length cannot be balanced
+
+
+def test_the_same_stream_draws_the_same_batch_and_every_other_stream_another():
+    task = BoundedDyck(12)
+    first, again = task.strings(50, data_generator(3, TRAIN)), task.strings(50, data_generator(3, TRAIN))
+    assert first == again
+    assert task.strings(50, data_generator(3, EVAL))[0] != first[0]
+    assert task.strings(50, data_generator(4, TRAIN))[0] != first[0]
+    assert BoundedDyck(14).strings(50, data_generator(3, TRAIN))[0][0][:12] != first[0][0]  # apart for each length
+    assert data_generator(2, TRAIN).initial_seed() != data_generator(1, EVAL).initial_seed()
+    batches = {tuple(BoundedDyck(6).strings(20, data_generator(seed, TRAIN))[0]) for seed in range(300)}
+    assert len(batches) == 300  # no two seeds train on the same strings
+
+
+def test_the_copy_test_names_its_symbols_and_reads_a_start_token_first():
+    task = RepeatedStretch(length=16, shortest=4, longest=4, symbols=36)
+    assert task.vocab_size == 37 and task.n_out == 36 and task.start == 36
+    assert task.describe(torch.tensor([10, 3, 5, 26, 35])) == "KDF09"
+    inputs, targets, predictable = task.sample(3, data_generator(0, TRAIN))
+    assert (inputs[:, 0] == 36).all() and targets.max() < 36
+    varying = RepeatedStretch(length=16, shortest=2, longest=8)
+    assert all(torch.equal(a, b) for a, b in zip(varying.sample(20, data_generator(5, TRAIN)),
+                                                 varying.sample(20, data_generator(5, TRAIN))))  # periods too
+    _, same, _ = RepeatedStretch(length=16, shortest=1, longest=1).sample(3, data_generator(0, TRAIN))
+    assert (same == same[:, :1]).all()  # a stretch of one symbol: the same symbol throughout
+    with pytest.raises(AssertionError):
+        RepeatedStretch(length=16, shortest=5, longest=4).sample(1, data_generator(0, TRAIN))
+    with pytest.raises(AssertionError):
+        RepeatedStretch(length=16, shortest=4, longest=16).sample(1, data_generator(0, TRAIN))  # no room to repeat
+
+
+def test_an_unknown_near_miss_is_refused():
+    with pytest.raises(ValueError, match="unknown near miss"):
+        edit("mirror", list("()[]"), random.Random(0))
+
+
+@pytest.mark.parametrize("kind, source, every_result", [
+    ("swap", "([])", {"[(])", "([)]"}),  # the two openings, or the two closings
+    ("deepen", "(()()())", {"((())())", "(()(()))"}),  # the second pair into the first, or the third into the second
+])
+def test_each_edit_can_be_made_at_every_place_it_fits(kind, source, every_result):
+    rng = random.Random(0)
+    assert {"".join(edit(kind, list(source), rng)) for _ in range(100)} == every_result
