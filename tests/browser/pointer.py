@@ -33,7 +33,7 @@ def point_from_presenter(presenter, x: float, y: float) -> None:
     _move_over(presenter, ".presenter-picture-now .presenter-picture-canvas", x, y)
 
 
-def expect_pointer_at(page, x: float, y: float, timeout: float = 5000) -> None:
+def expect_pointer_at(page, x: float, y: float, timeout: float = 30_000) -> None:
     """Wait until `page` draws the pointer with its centre at (x, y) of its slide's canvas."""
     page.wait_for_function("""([x, y, close]) => {
         const dot = document.querySelector(".pointer-dot"), canvas = document.querySelector(".canvas");

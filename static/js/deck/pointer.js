@@ -57,10 +57,18 @@ export class Pointer {
     this.onBlur = () => this.release();
     // The lecturer closes or leaves the slides window with the pointer shown: the class's dot goes too.
     // A place may be shown, in flight or waiting for its turn; a keepalive post outlives the page.
+    // After that hide the window sends nothing more until it is shown again: a move whose turn came
+    // as it closed (an answer arriving, a timer) would be numbered after the hide and show the dot again.
     this.onPageHide = () => {
-      if (!this.url || !this.follow.leading || (!this.sent && !this.sending && !this.waiting)) return;
+      const shown = this.sent || this.sending || this.waiting;
+      this.hidden = true;
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.waiting = undefined;
+      if (!this.url || !this.follow.leading || !shown) return;
       postJSON(this.url, this.numbered(null), { keepalive: true }).catch(() => {});
     };
+    this.onPageShow = () => { this.hidden = false; this.sent = undefined; }; // back from the browser's cache
     this.onLecturers = (event) => { this.lecturers = event.detail; this.render(); };
     this.onSlideChange = this.onSlideChange.bind(this);
     document.addEventListener("pointermove", this.onMove);
@@ -68,6 +76,7 @@ export class Pointer {
     document.addEventListener("keyup", this.onKeyUp);
     window.addEventListener("blur", this.onBlur);
     window.addEventListener("pagehide", this.onPageHide);
+    window.addEventListener("pageshow", this.onPageShow);
     deck.root.addEventListener("lecturerpointer", this.onLecturers);
     deck.addEventListener("slidechange", this.onSlideChange);
     this.channel = openChannel((message) => {
@@ -130,7 +139,7 @@ export class Pointer {
   }
 
   flush() {
-    if (this.sending || this.timer !== null || this.waiting === undefined) return;
+    if (this.hidden || this.sending || this.timer !== null || this.waiting === undefined) return;
     if (samePlace(this.waiting, this.sent)) {
       this.waiting = undefined;
       return;
