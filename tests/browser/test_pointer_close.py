@@ -1,8 +1,19 @@
 """The lecturer's window closing while a move waits its turn: the hide it sends as it closes is the
 last word, and no move sent after it brings the dot back on the class's screens."""
-from tests.browser.classroom import lead_the_class
+import pytest
+
+from tests.browser.classroom import TOKEN, lead_the_class
 from tests.browser.pointer import expect_no_pointer, phones_see_the_pointer
 from tests.deck import slide_path
+from tests.live_server import LiveServer
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server of its own: follow mode, switched on here, would pull the other files' pages along."""
+    live = LiveServer(tmp_path_factory.mktemp("pointer-close") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
+    yield live
+    live.stop()
 
 # Two moves in quick succession: the first is sent at once, the second waits for its turn; then the
 # window hides, as it does when it closes. Answers whether a post was still on its way.
