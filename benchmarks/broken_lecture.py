@@ -133,7 +133,7 @@ def run_tests(copy: Path, plan: Sabotage, timeout: float, every_test: bool) -> l
     for test_file in plan.must_fail:
         started = time.perf_counter()
         try:
-            done = in_folder(copy, "-m", "pytest", "-q", *([] if every_test else ["-x"]), "-p", "no:cacheprovider",
+            done = in_folder(copy, "-m", "pytest", "-q", "-n", "0", *([] if every_test else ["-x"]), "-p", "no:cacheprovider",
                              test_file, timeout=timeout)
             output, code = done.stdout + done.stderr, done.returncode
         except subprocess.TimeoutExpired:

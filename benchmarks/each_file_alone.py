@@ -22,7 +22,7 @@ SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|error)")
 def run_alone(path: Path) -> tuple[bool, str, float]:
     """(passed, pytest's counts, seconds) for `path` run in a process of its own."""
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", str(path)],
                           cwd=ROOT, capture_output=True, text=True)
     lines = done.stdout.strip().splitlines()
     counts = ", ".join(f"{n} {word}" for n, word in SUMMARY.findall(lines[-1] if lines else ""))

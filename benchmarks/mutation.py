@@ -72,7 +72,7 @@ def mutmut_config(files: list[str], tests: list[str], copy: Path) -> str:
         f"only_mutate = {toml_list(files)}",
         f"also_copy = {toml_list(beside)}",
         f"pytest_add_cli_args_test_selection = {toml_list(tests)}",
-        'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-n", "0"]',
         # mutmut's default, kept on purpose: it stops a mutant after 15 × (its tests' time + 1 s) of wall-clock
         # time, and a busy machine stretches that time (a 3 × limit killed surviving mutants at a load of 7)
         "timeout_multiplier = 15.0",

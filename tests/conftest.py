@@ -2,12 +2,15 @@
 `tests.fixture_app` registers the test-only demo `line_fit`, as the tests' live servers do."""
 import os
 import random
+import shutil
+import tempfile
 
 import pytest
 import torch
 
 from demos import DEMOS
 from tests.fixture_app import create_app
+from tests.made_once import SHARED
 
 FAST_DEMOS = ("system_check", "line_fit")
 
@@ -18,6 +21,12 @@ FAST_DEMOS = ("system_check", "line_fit")
 # The browser tests keep their order (their servers are shared and slow to start); each of their files
 # is checked alone by `python -m benchmarks.each_file_alone`.
 ORDER_SEED = "GREAT_SHIFT_ORDER_SEED"
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (the default, set in pyproject.toml): one process more than the cores, since a browser
+    test's process spends much of its time waiting for Chromium and its server (docs/benchmarks.md)."""
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_addoption(parser):
@@ -32,6 +41,15 @@ def pytest_configure(config):
         seed = int(os.environ.get(ORDER_SEED) or random.randrange(10_000))
     os.environ[ORDER_SEED] = str(seed)
     config.order_seed = seed
+    # One folder for the work the processes share (tests/made_once.py), made by the first process.
+    if not os.environ.get(SHARED):
+        os.environ[SHARED] = config.made_shared_folder = tempfile.mkdtemp(prefix="great-shift-tests-")
+
+
+def pytest_unconfigure(config):
+    if getattr(config, "made_shared_folder", None):
+        shutil.rmtree(config.made_shared_folder, ignore_errors=True)
+        del os.environ[SHARED]
 
 
 def pytest_report_header(config):

@@ -6,6 +6,7 @@ The tiny results are stored under those parameters and under each demo's default
 so a slide opened at its plain address (or reached with the keyboard) shows a result at once, and the
 closing slide's recap, which reads default results, shows every row measured.
 """
+import shutil
 from pathlib import Path
 from urllib.parse import quote
 
@@ -14,6 +15,7 @@ from slides import demo_ids, load_deck
 from tests.demos.tiny import TINY, tiny_result
 from tests.browser.watch import watched_page
 from tests.live_server import LiveServer
+from tests.made_once import made_once
 
 # The result is on screen: the badge says it came from the cache, every chart is drawn, and a
 # demo's own extra (slide 1's list of cached demos, fetched after the result) has arrived. The
@@ -67,7 +69,7 @@ def address(n: int, params: dict) -> str:
 def fill_cache(cache: Path) -> None:
     """Every demo of the deck computed on PARAMS, stored for those settings and for its defaults. A
     demo whose PARAMS are its TINY settings stores the demo tests' own tiny run, made once per test
-    process (tests/demos/tiny.py): whichever of them needs it first pays for it."""
+    run (tests/demos/tiny.py): whichever test needs it first pays for it."""
     engine = Engine(cache)
     for demo_id in demo_ids(load_deck()):
         demo, params, key = engine.resolve(demo_id, PARAMS[demo_id])
@@ -80,7 +82,8 @@ def fill_cache(cache: Path) -> None:
 
 
 def start_cached_server(cache: Path) -> LiveServer:
-    fill_cache(cache)
+    """A server on a copy of the filled cache, which the test processes of one run fill once and share."""
+    shutil.copytree(made_once("cached-results", fill_cache), cache)
     return LiveServer(cache).start()
 
 

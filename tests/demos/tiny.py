@@ -13,6 +13,7 @@ from demos.runtime.storage import ModelStore
 from demos.shared.language_models import SHARED, window_starts, windows
 from slides import load_deck
 from slides.measured import measured_value
+from tests.made_once import made_once
 
 TINY = {
     "system_check": {"size": 64, "repeats": 3},
@@ -55,8 +56,8 @@ def numbers_in(value):
 class Recorder:
     """A progress callback that keeps every report, and each partial result as it was when reported."""
 
-    def __init__(self):
-        self.reports = []
+    def __init__(self, reports=None):
+        self.reports = reports or []
 
     def __call__(self, fraction, message, data=None):
         self.reports.append((fraction, message, data, json.dumps(data)))
@@ -69,16 +70,28 @@ class Recorder:
 CPU = torch.device("cpu")
 
 
-@functools.cache
-def _tiny_run(demo_id: str) -> tuple[str, Recorder]:
+def _save_tiny_run(demo_id: str, folder) -> None:
     progress = Recorder()
     result = run_demo(DEMOS[demo_id], TINY[demo_id], progress, device=CPU, store=ModelStore())
-    return json.dumps(result), progress
+    (folder / "result.json").write_text(json.dumps(result))
+    # Each partial result twice: as it is now, and as it was sent (whether it changed after is a test).
+    reports = [(fraction, message, json.dumps(data) if data is not None else None, text)
+               for fraction, message, data, text in progress.reports]
+    (folder / "progress.json").write_text(json.dumps(reports))
+
+
+@functools.cache
+def _tiny_run(demo_id: str) -> tuple[str, Recorder]:
+    folder = made_once(f"tiny-{demo_id}", lambda folder: _save_tiny_run(demo_id, folder))
+    reports = [(fraction, message, json.loads(now) if now is not None else None, sent)
+               for fraction, message, now, sent in json.loads((folder / "progress.json").read_text())]
+    return (folder / "result.json").read_text(), Recorder(reports)
 
 
 def tiny_result(demo_id: str) -> tuple[dict, Recorder]:
     """The demo's run on its TINY settings on the CPU, and the progress it reported: made once per test
-    process and shared by the tests that only read it (each caller gets its own copy of the result)."""
+    run, by whichever test process needs it first (tests/made_once.py), and shared by the tests that
+    only read it (each caller gets its own copy of the result)."""
     text, progress = _tiny_run(demo_id)
     return json.loads(text), progress
 
