@@ -50,7 +50,7 @@ def bare_batches(steps: int, device: torch.device) -> tuple[torch.Tensor, torch.
 
 def time_bare(name: str, steps: int, device: torch.device) -> float:
     model = model_for(name, device)
-    optimizer = make_optimizer(model, TrainConfig(lr=1e-2), device)
+    optimizer = make_optimizer(model, TrainConfig(lr=1e-2), capturable=device.type == "cuda")
     inputs, targets = bare_batches(steps, device)
     losses = torch.zeros(steps, device=device)
     synchronize(device)
@@ -70,7 +70,7 @@ def time_bare(name: str, steps: int, device: torch.device) -> float:
 def time_graph(name: str, steps: int, device: torch.device) -> float:
     """The bare step as one CUDA graph, replayed (the PyTorch documentation's whole-network capture)."""
     model = model_for(name, device)
-    optimizer = make_optimizer(model, TrainConfig(lr=1e-2), device)
+    optimizer = make_optimizer(model, TrainConfig(lr=1e-2), capturable=device.type == "cuda")
     inputs, targets = bare_batches(steps + 3, device)
     static_x, static_y = inputs[0].clone(), targets[0].clone()
 

@@ -6,13 +6,10 @@ Built to spend its time in the model, not around it:
   waits for the host;
 - the loss stays on the device and is read every `report_every` steps (one wait each), not
   after every step;
-- on a GPU the optimiser is fused and the whole step (forward, backward, clipping, Adam) is
-  captured once as a CUDA graph and replayed, which saves the launch of every small kernel;
-  when a model cannot be captured, it trains step by step instead;
-- independent models (seeds, contenders, grid cells) train together: on a GPU each on its own
-  stream, their steps interleaved; on a CPU side by side on separate cores.
+- independent models (seeds, contenders, grid cells) train together: on a CPU side by side on
+  separate cores; on a GPU each on its own stream, their steps interleaved, each step captured once
+  as a CUDA graph and replayed (that machinery is in `cuda_training.py`; the step is the same).
 """
-import logging
 import math
 import os
 import random
@@ -24,9 +21,6 @@ import torch
 from torch import nn
 
 from demos.runtime.progress import check_stop, in_threads
-
-log = logging.getLogger(__name__)
-
 
 @dataclass
 class TrainConfig:
@@ -64,7 +58,7 @@ class Run:
     cfg: TrainConfig
     on_report: OnReport | None = None
     losses: list[float] = field(default_factory=list)  # filled in by training: the loss of every step
-    captured: bool = False  # whether its steps ran as a replayed CUDA graph
+    captured: bool = False  # whether its steps ran as a replayed CUDA graph (only ever on a GPU)
 
 
 class SameBatch:
@@ -84,13 +78,13 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)  # also seeds every CUDA device
 
 
-def make_optimizer(model: nn.Module, cfg: TrainConfig, device: torch.device,
-                   lr: torch.Tensor | float | None = None) -> torch.optim.Optimizer:
+def make_optimizer(model: nn.Module, cfg: TrainConfig, lr: torch.Tensor | float | None = None,
+                   capturable: bool = False) -> torch.optim.Optimizer:
     """Adam, fused: one kernel updates every parameter (a third faster than the per-tensor loop for
-    these small models, measured on a CPU); on a GPU also safe to capture in a graph. The learning
-    rate may be a tensor, changed in place by a schedule (a captured graph reads it every replay)."""
+    these small models, measured on a CPU); `capturable` makes it safe to capture in a CUDA graph. The
+    learning rate may be a tensor, changed in place by a schedule (a captured graph reads it every replay)."""
     return torch.optim.Adam(model.parameters(), lr=cfg.lr if lr is None else lr, weight_decay=cfg.weight_decay,
-                            fused=True, capturable=device.type == "cuda")
+                            fused=True, capturable=capturable)
 
 
 SCHEDULES = ("constant", "cosine", "cooldown")
@@ -122,18 +116,15 @@ def device_of(model: nn.Module) -> torch.device:
 class Stepper:
     """Trains one Run step by step: draws its batches a chunk at a time and keeps its losses on the device."""
 
-    def __init__(self, run: Run, graphs: bool):
+    def __init__(self, run: Run, capturable: bool = False):
         self.run = run
         self.device = device_of(run.model)
         self.lr = torch.tensor(learning_rate(run.cfg, 0), device=self.device) if scheduled(run.cfg) else None
-        self.optimizer = make_optimizer(run.model, run.cfg, self.device, self.lr)
+        self.optimizer = make_optimizer(run.model, run.cfg, self.lr, capturable)
         self.loss_log = torch.zeros(run.cfg.steps, device=self.device)
         self.step = 0  # steps done
         self.chunk: tuple[torch.Tensor, ...] = ()
         self.chunk_start = 0
-        self.graph: torch.cuda.CUDAGraph | None = None
-        self.want_graph = graphs and self.device.type == "cuda"
-        self.stream = torch.cuda.Stream(self.device) if self.device.type == "cuda" else None
         self.finished = False
 
     def batch(self) -> tuple[torch.Tensor, ...]:
@@ -164,40 +155,9 @@ class Stepper:
         self.loss_log[self.step] = self.train_step(self.batch())
         self.step += 1
 
-    WARMUP_STEPS = 3  # eager steps before capture: allocations, cuDNN plans and Adam's state settle
-
-    def capture(self) -> None:
-        """Record one whole step as a CUDA graph on static input buffers; replaying it is the step."""
-        self.static_batch = tuple(part.clone() for part in self.batch())
-        self.optimizer.zero_grad(set_to_none=True)
-        self.graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(self.graph, stream=self.stream):
-            self.static_loss = self.train_step(self.static_batch)
-
     def advance(self) -> None:
-        """One step of training, on this run's stream when on a GPU."""
-        if self.stream is None:
-            self.eager_step()
-            return
-        with torch.cuda.stream(self.stream):
-            if self.graph is None and self.want_graph and self.step >= self.WARMUP_STEPS:
-                try:
-                    self.capture()
-                except Exception as error:  # some models or ops cannot be captured: train them eagerly
-                    log.warning("training %s eagerly: its step could not be captured as a CUDA graph (%s)",
-                                type(self.run.model).__name__, error)
-                    self.graph, self.want_graph = None, False
-                    torch.cuda.synchronize(self.device)
-            if self.graph is None:
-                self.eager_step()
-                return
-            for static, part in zip(self.static_batch, self.batch()):
-                static.copy_(part, non_blocking=True)
-            self.schedule()
-            self.graph.replay()
-            self.loss_log[self.step].copy_(self.static_loss)
-            self.step += 1
-            self.run.captured = True
+        """One step of training (`cuda_training.GraphStepper` replays a captured step instead)."""
+        self.eager_step()
 
     @property
     def report_due(self) -> bool:
@@ -216,27 +176,16 @@ def train_together(runs: list[Run], graphs: bool = True, cpu_workers: int | None
     """Train every run to its budget (or until its `on_report` says stop); the models are trained in
     place, and each run's `losses` holds the loss of every step it took.
 
-    On a GPU the runs advance in lockstep, each on its own CUDA stream, so the GPU works on several
-    small models at once. On a CPU up to `cpu_workers` runs (default: one per core) train side by
-    side, each on one core."""
+    On a CPU up to `cpu_workers` runs (default: one per core) train side by side, each on one core.
+    On a GPU they advance in lockstep, each on its own CUDA stream, so the GPU works on several small
+    models at once, each step a replayed CUDA graph unless `graphs` is False (see `cuda_training`)."""
     if not runs:
         return runs
     for run in runs:
         run.model.train()
     if device_of(runs[0].model).type == "cuda":
-        steppers = [Stepper(run, graphs) for run in runs]
-        for stepper in steppers:
-            stepper.stream.wait_stream(torch.cuda.current_stream(stepper.device))
-        active = list(steppers)
-        while active:
-            check_stop()  # cancelled? (asked at every step, without waiting for the GPU)
-            for stepper in active:
-                stepper.advance()
-            if any(s.report_due for s in active):
-                for stepper in active:
-                    torch.cuda.current_stream(stepper.device).wait_stream(stepper.stream)
-                active = [s for s in active if not (s.report_due and s.report())]
-        torch.cuda.synchronize()
+        from demos.core.cuda_training import train_on_gpu  # here, not above: it builds on Stepper
+        train_on_gpu(runs, graphs)
     else:
         workers = min(len(runs), cpu_workers or os.cpu_count() or 1)
         if workers == 1:
@@ -251,7 +200,7 @@ def train_together(runs: list[Run], graphs: bool = True, cpu_workers: int | None
 
 def train_eagerly(run: Run) -> Run:
     """One run, step by step, on the device its model is on (the CPU path of `train_together`)."""
-    stepper = Stepper(run, graphs=False)
+    stepper = Stepper(run)
     while not stepper.finished:
         check_stop()
         stepper.advance()

@@ -110,7 +110,7 @@ def test_a_scheduled_rate_reaches_the_optimiser():
     x = torch.linspace(-1, 1, 8).unsqueeze(1)
     cfg = TrainConfig(steps=20, lr=0.1, schedule="cosine", report_every=1)
     run = Run(model, SameBatch(x, x), lambda m, batch: nn.functional.mse_loss(m(batch[0]), batch[1]), cfg)
-    stepper = Stepper(run, graphs=False)
+    stepper = Stepper(run)
     for _ in range(20):
         stepper.advance()
         seen.append(float(stepper.optimizer.param_groups[0]["lr"]))
@@ -151,7 +151,7 @@ def gradient_norms(grad_clip: float | None) -> list[float]:
     torch.manual_seed(0)
     x = torch.linspace(-1, 1, 16).unsqueeze(1)
     run = Run(nn.Linear(1, 1), SameBatch(x, 50 * x), squared_error, TrainConfig(steps=5, grad_clip=grad_clip))
-    stepper, norms = Stepper(run, graphs=False), []
+    stepper, norms = Stepper(run), []
 
     def record_norm(optimizer, args, kwargs):
         norms.append(torch.cat([p.grad.flatten() for p in run.model.parameters()]).norm().item())
@@ -170,7 +170,7 @@ def test_gradients_are_clipped_to_the_largest_norm_before_the_update():
 def test_a_warm_up_reaches_the_optimiser_then_the_rate_stays_constant():
     x = torch.linspace(-1, 1, 8).unsqueeze(1)
     run = Run(nn.Linear(1, 1), SameBatch(x, x), squared_error, TrainConfig(steps=8, lr=0.1, warmup=4))
-    stepper, seen = Stepper(run, graphs=False), []
+    stepper, seen = Stepper(run), []
     for _ in range(8):
         stepper.advance()
         seen.append(float(stepper.optimizer.param_groups[0]["lr"]))
