@@ -9,8 +9,8 @@ a test fails (or it runs out of time). The score of a file is killed / all its m
 test even calls counts as surviving. Mutants are made and tested in a temporary copy of the project
 (mutmut works in a `mutants/` folder beside the code), so the working tree is never changed.
 
-FILE defaults to the four files of the science core; the tests default to their own test files in
-tests/core (the corpus and documentation tests are left out: a surviving mutant runs every test
+FILE defaults to the files of the science core; the tests default to their own test files in
+tests/core and tests/gpu (the corpus and documentation tests are left out: a surviving mutant runs every test
 that calls its function, and those take ten seconds each).
 
 Without CUDA, some mutants only a GPU could kill: those that change where a tensor is placed
@@ -37,9 +37,10 @@ from pathlib import Path
 import torch
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = ["demos/core/models.py", "demos/core/training.py", "demos/core/ngrams.py", "demos/core/tasks.py"]
+CORE = ["demos/core/models.py", "demos/core/training.py", "demos/core/ngrams.py", "demos/core/tasks.py",
+        "demos/core/cuda_training.py"]  # the last runs only on a GPU: every mutant of it is "GPU only" here
 FAST_TESTS = ["tests/core/test_models.py", "tests/core/test_training.py", "tests/core/test_ngrams.py",
-              "tests/core/test_tasks.py"]
+              "tests/core/test_tasks.py", "tests/gpu/test_cuda.py"]
 KILLED = {"killed", "timeout", "segfault"}  # a test failed, ran out of time or crashed: the change was noticed
 
 

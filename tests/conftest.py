@@ -24,9 +24,9 @@ ORDER_SEED = "GREAT_SHIFT_ORDER_SEED"
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (the default, set in pyproject.toml): one process more than the cores, since a browser
-    test's process spends much of its time waiting for Chromium and its server (docs/benchmarks.md)."""
-    return (os.cpu_count() or 1) + 1
+    """`-n auto` (the default, set in pyproject.toml): one process per core, as many as the machine
+    reports (a third process on the 2-core machine was no faster: docs/benchmarks.md)."""
+    return os.cpu_count() or 1
 
 
 def pytest_addoption(parser):

@@ -53,6 +53,12 @@ class LiveServer:
                 time.sleep(0.1)  # not listening yet
         raise RuntimeError(f"the server did not answer within {timeout} s: {self.log_path.read_text()}")
 
+    def __enter__(self) -> "LiveServer":
+        return self if self.process else self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()

@@ -65,18 +65,16 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    live = LiveServer(tmp_path_factory.mktemp("browser") / "cache").start()
-    yield live
-    live.stop()
+    with LiveServer(tmp_path_factory.mktemp("browser") / "cache") as live:
+        yield live
 
 
 @pytest.fixture(scope="session")
 def cached_server(tmp_path_factory):
     """A server of its own whose cache holds every demo's result on tiny settings (tests/browser/cached_results.py),
     computed once for every test that looks at whole slides."""
-    live = start_cached_server(tmp_path_factory.mktemp("cached") / "cache")
-    yield live
-    live.stop()
+    with start_cached_server(tmp_path_factory.mktemp("cached") / "cache") as live:
+        yield live
 
 
 @pytest.fixture(scope="session")

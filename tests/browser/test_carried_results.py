@@ -43,9 +43,8 @@ def laptop(tmp_path, monkeypatch):
                              str(tmp_path / "h100.json")], cwd=ROOT, capture_output=True, text=True,
                             env={"FLASK_CACHE_DIR": str(tmp_path / "b"), "PATH": "/usr/bin:/bin"})
     assert loaded.returncode == 0 and "Loaded 1 results" in loaded.stdout, loaded.stdout + loaded.stderr
-    live = LiveServer(tmp_path / "b").start()
-    yield live
-    live.stop()
+    with LiveServer(tmp_path / "b") as live:
+        yield live
 
 
 def test_a_carried_result_is_shown_labelled_and_run_trains_here_beside_it(browser, laptop, screenshot_path):

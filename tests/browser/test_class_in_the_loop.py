@@ -47,9 +47,8 @@ def server(tmp_path_factory):
     entry, _ = engine.compute(*engine.resolve(DEMO, PARAMS[DEMO]))
     _, params, key = engine.resolve(DEMO, None)
     engine.cache.put(DEMO, key, params, entry.result)
-    live = LiveServer(cache, env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
-    yield live
-    live.stop()
+    with LiveServer(cache, env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
+        yield live
 
 
 def test_the_class_guesses_asks_and_sees_the_pointer_then_the_run_settles_the_guess(open_page, screenshot_path):

@@ -16,9 +16,8 @@ from tests.live_server import LiveServer
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A server with an instructor token, so that being on localhost is not enough to lead."""
-    live = LiveServer(tmp_path_factory.mktemp("classroom") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
-    yield live
-    live.stop()
+    with LiveServer(tmp_path_factory.mktemp("classroom") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
+        yield live
 
 
 def test_a_student_opening_the_presenter_view_gets_no_notes(browser, server):

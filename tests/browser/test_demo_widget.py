@@ -20,21 +20,19 @@ def server(tmp_path_factory):
     cache = tmp_path_factory.mktemp("widget") / "cache"
     engine = Engine(cache)
     engine.compute(*engine.resolve("system_check", None))
-    live = LiveServer(cache).start()
-    yield live
-    live.stop()
+    with LiveServer(cache) as live:
+        yield live
 
 
 @pytest.fixture
 def fresh_page(browser, tmp_path):
     """Slide 1 on a server of its own with nothing cached yet, watched as `open_page` watches pages."""
-    live = LiveServer(tmp_path / "cache").start()
-    context, page, watch = watched_page(browser, live.url)
-    page.goto(live.url + slide_path("system_check"))
-    page.wait_for_function("() => window.greatShift !== undefined")
-    yield page
-    context.close()
-    live.stop()
+    with LiveServer(tmp_path / "cache") as live:
+        context, page, watch = watched_page(browser, live.url)
+        page.goto(live.url + slide_path("system_check"))
+        page.wait_for_function("() => window.greatShift !== undefined")
+        yield page
+        context.close()
     assert not watch.errors, watch.errors
     assert not watch.outside_requests, f"requests left localhost: {watch.outside_requests}"
 

@@ -19,9 +19,8 @@ START = datetime(2030, 1, 1)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A fresh server that measures its speed when it starts, as a lecturer's does."""
-    live = LiveServer(tmp_path_factory.mktemp("estimates") / "cache", env={"FLASK_CALIBRATE": "1"}).start()
-    yield live
-    live.stop()
+    with LiveServer(tmp_path_factory.mktemp("estimates") / "cache", env={"FLASK_CALIBRATE": "1"}) as live:
+        yield live
 
 
 def speed_test_done(server, timeout: float = 120) -> None:

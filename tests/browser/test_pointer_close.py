@@ -11,9 +11,8 @@ from tests.live_server import LiveServer
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A server of its own: follow mode, switched on here, would pull the other files' pages along."""
-    live = LiveServer(tmp_path_factory.mktemp("pointer-close") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
-    yield live
-    live.stop()
+    with LiveServer(tmp_path_factory.mktemp("pointer-close") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
+        yield live
 
 # Two moves in quick succession: the first is sent at once, the second waits for its turn; then the
 # window hides, as it does when it closes. Answers whether a post was still on its way.

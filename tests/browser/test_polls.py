@@ -25,9 +25,8 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A server with an instructor token: the students' browsers on this machine are not the lecturer."""
-    live = LiveServer(tmp_path_factory.mktemp("polls") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
-    yield live
-    live.stop()
+    with LiveServer(tmp_path_factory.mktemp("polls") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
+        yield live
 
 
 def as_lecturer(server, path: str, body: dict) -> None:

@@ -18,9 +18,8 @@ TINY = {"seeds": 1, "steps": 300, "length": 40, "width": 16}  # amnesia: a few s
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A server with an instructor token: a page is the lecturer's only with it, a student's without."""
-    live = LiveServer(tmp_path_factory.mktemp("reload") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}).start()
-    yield live
-    live.stop()
+    with LiveServer(tmp_path_factory.mktemp("reload") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
+        yield live
 
 
 def job_state(server, job_id: str) -> dict:

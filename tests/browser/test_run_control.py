@@ -24,9 +24,8 @@ def server(tmp_path_factory):
     history = {"demo": "system_check", "device": "cpu", "seconds": 95.0, "work": 64 ** 3 * 3,
                "params": {"seed": 7, "size": 64, "repeats": 3}}
     (cache / "timings.jsonl").write_text(json.dumps(history) + "\n")
-    live = LiveServer(cache, env={"FLASK_CONFIRM_JOB_SECONDS": "20"}).start()
-    yield live
-    live.stop()
+    with LiveServer(cache, env={"FLASK_CONFIRM_JOB_SECONDS": "20"}) as live:
+        yield live
 
 
 def job_state(server, job_id: str) -> dict:

@@ -8,7 +8,6 @@ import pytest
 from playwright.sync_api import expect
 
 from demos import DEMOS
-from demos.runtime.runner import run_demo
 from demos.shared.recap import is_contest
 from engine import Engine
 from slides import load_deck
@@ -16,7 +15,7 @@ from tests.browser.a11y import expect_accessible
 from tests.browser.watch import watched_page
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
-from tests.demos.tiny import TINY
+from tests.demos.tiny import cache_as_default
 from tests.live_server import LiveServer
 from web.recap import ACTS
 
@@ -26,14 +25,9 @@ CONTESTS = sum(is_contest(DEMOS[demo]) for demo in HEADLINES)  # signal decay is
 MEMORY = sum(is_contest(DEMOS[demo]) for demo in ACTS[0][2])  # the memory act's contests: amnesia among them
 
 
-def cache_as_default(engine: Engine, demo_id: str, change=lambda result: None) -> dict:
-    """A tiny run of the demo (`change`d in place, if given), cached as if it were its default run
-    (what the recap reads)."""
-    demo, params, key = engine.resolve(demo_id, None)
-    result = run_demo(demo, TINY[demo_id])
-    change(result)
-    engine.cache.put(demo_id, key, params, result)
-    return demo.headline(result)
+def headline_cached_as_default(engine: Engine, demo_id: str, change=lambda result: None) -> dict:
+    """The demo's tiny run (`change`d in place, if given) cached as its default run (what the recap reads); its headline."""
+    return DEMOS[demo_id].headline(cache_as_default(engine, demo_id, change).result)
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +35,9 @@ def recap_server(tmp_path_factory):
     """A server of its own, whose cache holds the amnesia test's result (and nothing else, at first)."""
     cache = tmp_path_factory.mktemp("recap") / "cache"
     engine = Engine(cache)
-    amnesia = cache_as_default(engine, "amnesia")
-    live = LiveServer(cache).start()
-    yield live, engine, amnesia
-    live.stop()
+    amnesia = headline_cached_as_default(engine, "amnesia")
+    with LiveServer(cache) as live:
+        yield live, engine, amnesia
 
 
 def open_slide(browser, url, n, width, height):
@@ -85,7 +78,7 @@ def test_the_recap_and_its_takeaway_fit_a_projector_and_follow_the_results(brows
     # A result computed during the lecture (here: cached while the class looks at another slide)
     # appears when the closing slide is shown again, and the takeaway follows it.
     page.evaluate(f"() => window.greatShift.deck.goTo({slide_number('signal_decay')})")
-    signal = cache_as_default(engine, "signal_decay")
+    signal = headline_cached_as_default(engine, "signal_decay")
     page.evaluate(f"() => window.greatShift.deck.goTo({CLOSING})")
     again = rows.nth(HEADLINES.index("signal_decay"))
     expect(again.locator(".recap-test")).to_have_text(signal["test"])
@@ -134,8 +127,7 @@ def test_the_class_guess_beside_a_ratio_is_written_as_its_poll_writes_it_and_not
     over a range too wide to score a guess, it says the measurement was too noisy instead."""
     engine = Engine(tmp_path / "cache")
     cache_as_default(engine, "speed_race", ratio_at_the_longest_length(0.52, 0.45, 0.6))
-    live = LiveServer(tmp_path / "cache").start()  # no token: every browser on this machine is the instructor
-    try:
+    with LiveServer(tmp_path / "cache") as live:  # no token: every browser on this machine is the instructor
         polls = f"{live.url}/api/polls/speed_race"
         voters = [browser.new_context() for _ in range(2)]
         assert voters[0].request.post(polls, data={"action": "open"}).ok
@@ -146,13 +138,8 @@ def test_the_class_guess_beside_a_ratio_is_written_as_its_poll_writes_it_and_not
             voter.close()
         expect_speed_detail(browser, live.url, "Transformer layer's step 0.52× (0.45–0.60) as fast as the fused LSTM's; "
                             "the class guessed 0.30× (median), measured 0.52×: 0 of 2 within the range, median error 0.22×")
-    finally:
-        live.stop()
 
     cache_as_default(engine, "speed_race", ratio_at_the_longest_length(6.7, 0.28, 13.2))  # a noisy rerun
-    live = LiveServer(tmp_path / "cache").start()  # a fresh server, which reads the rerun from the cache folder
-    try:
+    with LiveServer(tmp_path / "cache") as live:  # a fresh server, which reads the rerun from the cache folder
         expect_speed_detail(browser, live.url, re.compile(
             r"; the class guessed 0\.30× \(median\), not scored: the measurement was too noisy \(range 0\.28× to 13\.2×\)$"))
-    finally:
-        live.stop()

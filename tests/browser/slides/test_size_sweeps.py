@@ -25,9 +25,8 @@ GENERATION, CONTEXT = sweep_result("generation"), sweep_result("context_scaling"
 
 @pytest.fixture(scope="module")
 def sweep_server(tmp_path_factory):
-    live = start_sweep_server(tmp_path_factory.mktemp("sweep") / "cache")
-    yield live
-    live.stop()
+    with start_sweep_server(tmp_path_factory.mktemp("sweep") / "cache") as live:
+        yield live
 
 
 @pytest.fixture
