@@ -100,11 +100,13 @@ def lines_not_run(copy: Path, files: list[str], tests: list[str]) -> dict[str, s
     data, out = copy / ".coverage.mutation", copy / "coverage.json"
     if not out.exists():
         subprocess.run([sys.executable, "-m", "coverage", "run", f"--data-file={data}", f"--include={','.join(files)}",
-                        "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests], cwd=copy, capture_output=True)
+                        "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *tests], cwd=copy, capture_output=True)
         subprocess.run([sys.executable, "-m", "coverage", "json", f"--data-file={data}", "-o", str(out)], cwd=copy,
                        capture_output=True, check=True)
     measured = json.loads(out.read_text())["files"]
-    return {path: set(measured[path]["missing_lines"]) if path in measured else set() for path in files}
+    every_line = {path: set(range(1, len((copy / path).read_text().splitlines()) + 1)) for path in files}
+    return {path: set(measured[path]["missing_lines"]) if path in measured else every_line[path]  # never imported
+            for path in files}
 
 
 def statement_starts(tree: ast.Module) -> dict[int, int]:
