@@ -1,8 +1,9 @@
 """The deck over HTTP: slide pages, 404s, the slide list, headers, and no outside URLs."""
 import gzip
+import hashlib
+import json
 import re
 from html.parser import HTMLParser
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -130,7 +131,7 @@ def test_nothing_served_points_at_another_host(client):
         to_check.update(link for link in parser.links if link.startswith("/"))
     # Every stylesheet and script we ship, also those a page loads from another script.
     to_check.update("/static/" + p.relative_to(ROOT / "static").as_posix() for p in (ROOT / "static").rglob("*.*"))
-    # plotly.min.js is the plotly package's own file, checked by test_plotly_comes_from_the_installed_package
+    # Plotly is the vendored build, checked by test_the_vendored_plotly_is_the_published_build_its_record_names
     # and by the browser tests, which fail if any request leaves localhost.
     to_check = {path for path in to_check if not path.startswith("/vendor/")}
     assert len(to_check) > 20
@@ -141,10 +142,27 @@ def test_nothing_served_points_at_another_host(client):
         assert not found, f"{path} names another host: {found}"
 
 
-def test_plotly_comes_from_the_installed_package_gzipped_and_cached_for_long(client):
+VENDOR = Path(__file__).resolve().parent.parent / "web" / "vendor"
+
+
+def test_the_vendored_plotly_is_the_published_build_its_record_names():
+    """The file is byte for byte the one `npm pack` of the recorded package gives (its sha256), says that
+    version, holds the trace types recorded, and ships with its licence."""
+    build = json.loads((VENDOR / "plotly.json").read_text())
+    shipped = (VENDOR / build["file"]).read_bytes()
+    assert hashlib.sha256(shipped).hexdigest() == build["sha256"], "plotly's file is not the recorded build"
+    assert f"v{build['version']}" in shipped[:200].decode()
+    for trace in build["traces"]:
+        assert f'moduleType:"trace",name:"{trace}"'.encode() in shipped, f"the build lacks {trace} traces"
+    assert "MIT License" in (VENDOR / "LICENSE-plotly.txt").read_text()
+
+
+def test_plotly_comes_from_this_project_gzipped_and_cached_for_long(client):
     html = client.get("/slides/1").get_data(as_text=True)
     (src,) = re.findall(r'data-plotly-url="(/vendor/plotly-[^"]+\.min\.js)"', html)
-    shipped = files("plotly").joinpath("package_data", "plotly.min.js").read_bytes()
+    build = json.loads((VENDOR / "plotly.json").read_text())
+    assert src == f"/vendor/plotly-cartesian-{build['version']}.min.js"
+    shipped = (VENDOR / build["file"]).read_bytes()
 
     plain = client.get(src)
     assert plain.status_code == 200 and plain.data == shipped

@@ -20,6 +20,12 @@ from tests.browser.fit import fit_problems
 SIZES = {"1024x768": (1024, 768), "1280x720": (1280, 720)}
 DECK = load_deck()
 POLL_SLIDES = [slide for slide in DECK if slide.poll]
+# The trace types of every chart drawn, and those the served Plotly build can draw (web/vendor/: a
+# partial build, which draws nothing, silently, for a type it lacks).
+TRACE_TYPES = """() => ({
+  drawn: [...new Set([...document.querySelectorAll('.js-plotly-plot')].flatMap((chart) => chart.data.map((t) => t.type ?? 'scatter')))],
+  served: Object.keys(Plotly.PlotSchema.get().traces),
+})"""
 
 
 def post(server, path: str, body: dict) -> None:
@@ -55,9 +61,11 @@ def test_every_slide_fits_the_projector(browser, cached_server, screenshot_path,
                 page.screenshot(path=screenshot_path(name + ".png"))
                 where = f"slide {slide.n} ({slide.demo})" + (f", poll {poll}" if slide.poll else "")
                 found += [f"{where} at {size}: {problem}" for problem in fit_problems(page, f"slide-{slide.demo}")]
+        traces = page.evaluate(TRACE_TYPES)
     finally:
         set_polls(cached_server, "before")  # as the other tests of this server expect them
         context.close()
     assert not watch.errors, watch.errors
     assert not watch.outside_requests, f"requests left localhost: {watch.outside_requests}"
     assert not found, f"{len(found)} slides that do not fit:\n" + "\n".join(found)
+    assert {"bar", "heatmap", "scatter"} <= set(traces["drawn"]) <= set(traces["served"]), traces
