@@ -100,3 +100,13 @@ def test_operator_text_stays_in_the_notes():
         for word in ("flask", "warm", "thread", "FLASK_", "--full"):
             assert word not in text, f"{slide.demo}: {word!r} belongs in the notes"
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"{slide.demo}: an internal id (like {slide.demo}) on the slide"
+
+
+@pytest.mark.parametrize("slide", [s for s in load_deck() if s.poll and s.poll.kind != "number"], ids=lambda s: s.demo)
+def test_a_poll_slides_title_asks_and_names_no_contender(slide):
+    """The title is on screen while the class answers: it may ask the question, never answer it. A
+    title naming a contender ("Only the Transformer copies ...") gives the answer away, and may
+    also be wrong on the next run."""
+    contenders = [key for key, _ in slide.poll.choices if key != "tie"]
+    named = [key for key in contenders if key in slide.title.lower()]
+    assert not named, f"slide {slide.n}'s title {slide.title!r} names {named} while its poll asks who wins"
