@@ -333,6 +333,11 @@ def test_key_hints_show_only_where_there_are_keys(open_page):
     phone = open_page(slide_path("system_check"), width=390, height=844, is_mobile=True, has_touch=True)
     expect(phone.locator(".slide-title").first).to_be_visible()
     expect(phone.get_by_text("Press → or Space to begin")).to_be_hidden()
+    phone.locator(".control-help").tap()  # an overlay a phone opens says nothing of keys, and closes by touch
+    expect(phone.locator(".help")).to_be_visible()
+    expect(phone.locator(".help .overlay-hint")).to_be_hidden()
+    phone.locator(".help .overlay-close").tap()
+    expect(phone.locator(".help")).to_be_hidden()
 
 
 @pytest.mark.parametrize("key,dialog", [("?", ".help"), ("o", ".overview"), ("i", ".instructor")])
