@@ -24,9 +24,11 @@ ORDER_SEED = "GREAT_SHIFT_ORDER_SEED"
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (the default, set in pyproject.toml): one process per core, as many as the machine
-    reports (a third process on the 2-core machine was no faster: docs/benchmarks.md)."""
-    return os.cpu_count() or 1
+    """`-n auto` (the default, set in pyproject.toml): one process per core (a third process on the
+    2-core machine was no faster: docs/benchmarks.md), and no more than one per 3 GiB of memory, since
+    each holds PyTorch, a browser and its test servers (about 2 GiB together, measured)."""
+    memory_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return max(1, min(os.cpu_count() or 1, int(memory_gib // 3)))
 
 
 def pytest_addoption(parser):
