@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from slides import load_deck
+from tests.browser.cached_results import every_result_in
 from tests.browser.conftest import chromium_path
 from tests.live_server import LiveServer
 
@@ -48,12 +49,7 @@ def main() -> None:
         raise SystemExit(f"no {args.lighthouse!r} here: npm install --prefix /tmp/lh lighthouse@12, then "
                          "--lighthouse /tmp/lh/node_modules/.bin/lighthouse")
     with tempfile.TemporaryDirectory() as tmp:
-        cache = Path(tmp) / "cache"
-        if args.cache:
-            shutil.copytree(args.cache, cache)
-        else:
-            from tests.browser.cached_results import fill_cache
-            fill_cache(cache)
+        cache = every_result_in(Path(tmp) / "cache", args.cache)
         with LiveServer(cache) as server:
             print(f"{'slide':<28} {'performance':>11} {'accessibility':>13} {'blocking':>9} {'LCP':>6}  "
                   f"({'desktop' if args.desktop else 'phone'})")

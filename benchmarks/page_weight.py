@@ -22,7 +22,6 @@ the first chart on a joining phone within 3 s at 1.6 Mbit/s; the whole lecture u
 """
 import argparse
 import json
-import shutil
 import tempfile
 import time
 import urllib.request
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from tests.browser.cached_results import every_result_in
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
 from tests.live_server import LiveServer
 
@@ -139,12 +139,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="a warmed cache folder to copy (default: the tests' tiny results)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        cache = Path(tmp) / "cache"
-        if args.cache:
-            shutil.copytree(args.cache, cache)
-        else:
-            from tests.browser.cached_results import fill_cache
-            fill_cache(cache)
+        cache = every_result_in(Path(tmp) / "cache", args.cache)
         server = LiveServer(cache).start()
         try:
             warm_slide_one(server.url)

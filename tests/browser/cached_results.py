@@ -81,6 +81,16 @@ def fill_cache(cache: Path) -> None:
         engine.cache.put(demo_id, default_key, defaults, result)
 
 
+def every_result_in(cache: Path, warmed: Path | None = None) -> Path:
+    """`cache`, a new folder holding every slide's result: a copy of a `warmed` cache folder (the real
+    results), or else the tiny ones as `fill_cache` stores them. For the benchmarks that look at pages."""
+    if warmed:
+        shutil.copytree(warmed, cache)
+    else:
+        fill_cache(cache)
+    return cache
+
+
 def start_cached_server(cache: Path) -> LiveServer:
     """A server on a copy of the filled cache, which the test processes of one run fill once and share."""
     shutil.copytree(made_once("cached-results", fill_cache), cache)
