@@ -96,3 +96,12 @@ def test_the_presenter_shows_the_measured_summary_with_its_device_budget_and_dat
     assert summary.text_content().strip() in run.text_content(), "the summary the slide shows, as measured"
     presenter.keyboard.press("End")  # the closing slide has no demo of its own
     expect(measured).to_have_text("This slide recaps the others' cached results.")
+
+
+def test_on_the_recap_the_presenter_does_not_say_a_demo_is_waiting_to_run(open_page):
+    page = open_page(slide_path("speed_race"))
+    presenter = open_presenter(page)
+    expect(presenter.locator(".presenter-demo-status")).to_have_text("not run yet on this slide")
+    presenter.keyboard.press("End")  # the closing recap runs no demo of its own
+    expect(presenter.locator(".presenter-title")).to_have_text(load_deck()[-1].title)
+    expect(presenter.locator(".presenter-demo-status")).to_have_text("the recap: every slide's cached result")

@@ -151,8 +151,9 @@ class PresenterView {
   last() { this.goTo(this.total); }
 
   show(n) {
-    if (n !== this.n) this.showDemo(null);
+    const moved = n !== this.n;
     this.n = n;
+    if (moved) this.showDemo(null);
     const slide = this.slides[n - 1];
     this.position.textContent = String(n);
     this.title.textContent = slide.dataset.title;
@@ -190,7 +191,8 @@ class PresenterView {
     const status = state?.status ?? "idle";
     this.demoLine.dataset.status = status;
     const texts = {
-      idle: "not run yet on this slide",
+      // The closing recap runs nothing: it reads every slide's cached result (data-recap, from the slide file).
+      idle: "recap" in this.slides[this.n - 1].dataset ? "the recap: every slide's cached result" : "not run yet on this slide",
       running: `training ${Math.round((state?.progress ?? 0) * 100)}% · ${state?.message ?? ""}`,
       done: state?.badge ?? "done",
       failed: `failed: ${state?.message ?? ""}`,
