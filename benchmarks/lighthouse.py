@@ -19,10 +19,12 @@ from pathlib import Path
 
 from slides import load_deck
 from tests.browser.cached_results import every_result_in
-from tests.browser.conftest import chromium_path
+from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
 from tests.live_server import LiveServer
 
-FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync"
+# The browser tests' flags, as one string for Lighthouse, less their resolver rule (its spaces and commas
+# do not survive Lighthouse's splitting; the pages ask only this server anyway).
+FLAGS = " ".join(["--headless=new", *(arg for arg in CHROMIUM_ARGS if not arg.startswith("--host-resolver-rules"))])
 
 
 def scores(lighthouse: str, url: str, desktop: bool) -> dict:

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from tests.browser.cached_results import every_result_in
+from slides import load_deck
+from tests.browser.cached_results import every_result_in, show
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
 from tests.live_server import LiveServer
 
@@ -117,9 +118,6 @@ def load(page, url: str, network) -> dict:
 def whole_lecture(browser, url: str) -> tuple[int, int]:
     """(bytes on the wire, slides) for a fresh phone opening slide 1 and moving through every slide,
     each shown until its result is drawn (tests/browser/cached_results.show)."""
-    from slides import load_deck
-    from tests.browser.cached_results import show
-
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     visit = Visit(page, None)
@@ -140,8 +138,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         cache = every_result_in(Path(tmp) / "cache", args.cache)
-        server = LiveServer(cache).start()
-        try:
+        with LiveServer(cache) as server:
             warm_slide_one(server.url)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -164,8 +161,6 @@ def main() -> None:
                       f"{'results from ' + str(args.cache) if args.cache else 'the tests’ tiny results'}): "
                       f"{total / 1000:.0f} kB on the wire")
                 browser.close()
-        finally:
-            server.stop()
 
 
 if __name__ == "__main__":
