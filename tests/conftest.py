@@ -4,6 +4,7 @@ import os
 import random
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 import torch
@@ -20,7 +21,13 @@ FAST_DEMOS = ("system_check", "line_fit")
 # another then fails on some run, with the seed in the header to repeat it: pytest --order-seed N.
 # The browser tests keep their order (their servers are shared and slow to start); each of their files
 # is checked alone by `python -m benchmarks.each_file_alone`.
+# The test processes (pytest -n) take whole files in this order, the next as one runs short: the long
+# files first (the browser tests, then the demos' own, which train), the many short ones last to even out
+# the end, so that no process sits idle while the other finishes a long file. pyproject.toml turns off
+# pytest-xdist's own reordering (files with the most tests first), which left long one-test browser files
+# for the end.
 ORDER_SEED = "GREAT_SHIFT_ORDER_SEED"
+BROWSER, DEMO_TESTS = Path(__file__).parent / "browser", Path(__file__).parent / "demos"
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -60,17 +67,18 @@ def pytest_report_header(config):
 
 def pytest_collection_modifyitems(config, items):
     shuffled = random.Random(config.order_seed)
-    in_browser = [os.sep + "browser" + os.sep in str(item.path) for item in items]
-    files: dict = {}
-    for item, browser in zip(items, in_browser):
-        if not browser:
-            files.setdefault(item.path, []).append(item)
-    order = list(files.values())
-    shuffled.shuffle(order)
-    for tests in order:
-        shuffled.shuffle(tests)
-    rest = iter(test for tests in order for test in tests)
-    items[:] = [item if browser else next(rest) for item, browser in zip(items, in_browser)]
+    groups: dict = {"browser": {}, "demos": {}, "rest": {}}
+    for item in items:
+        group = "browser" if BROWSER in item.path.parents else "demos" if item.path.parent == DEMO_TESTS else "rest"
+        groups[group].setdefault(item.path, []).append(item)
+    for group in ("demos", "rest"):
+        files = list(groups[group].values())
+        shuffled.shuffle(files)
+        for tests in files:
+            shuffled.shuffle(tests)
+        groups[group] = files
+    items[:] = [test for tests in groups["browser"].values() for test in tests] + \
+               [test for group in ("demos", "rest") for tests in groups[group] for test in tests]
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -17,11 +17,15 @@ def shared_folder() -> Path:
     return Path(os.environ[SHARED])
 
 
-def made_once(name: str, make: Callable[[Path], None]) -> Path:
-    """The folder `name` in the run's shared folder, filled by `make(folder)` the first time any process asks."""
+def made_once(name: str, make: Callable[[Path], None], wait: bool = True) -> Path | None:
+    """The folder `name` in the run's shared folder, filled by `make(folder)` the first time any process asks.
+    With `wait=False`, None at once if another process is making it now (to make something else meanwhile)."""
     done = shared_folder() / name
     with open(shared_folder() / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when its process dies
+        try:  # released when the file closes, or when its process dies
+            fcntl.flock(lock, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return None
         if not done.exists():
             work = done.with_name(f"{name}.part")
             shutil.rmtree(work, ignore_errors=True)  # left by a process that died while making it

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from engine import Engine
 from slides import demo_ids, load_deck
-from tests.demos.tiny import TINY, tiny_result
+from tests.demos.tiny import TINY, make_tiny_runs, tiny_result
 from tests.browser.watch import watched_page
 from tests.live_server import LiveServer
 from tests.made_once import made_once
@@ -92,7 +92,9 @@ def every_result_in(cache: Path, warmed: Path | None = None) -> Path:
 
 
 def start_cached_server(cache: Path) -> LiveServer:
-    """A server on a copy of the filled cache, which the test processes of one run fill once and share."""
+    """A server on a copy of the filled cache, which the test processes of one run fill once and share
+    (the tiny runs in it made side by side by the processes that need it, none waiting idle for another)."""
+    make_tiny_runs([demo_id for demo_id in demo_ids(load_deck()) if PARAMS[demo_id] == TINY[demo_id]])
     shutil.copytree(made_once("cached-results", fill_cache), cache)
     return LiveServer(cache).start()
 

@@ -80,12 +80,24 @@ def _save_tiny_run(demo_id: str, folder) -> None:
     (folder / "progress.json").write_text(json.dumps(reports))
 
 
+def _tiny_folder(demo_id: str, wait: bool = True):
+    return made_once(f"tiny-{demo_id}", functools.partial(_save_tiny_run, demo_id), wait)
+
+
 @functools.cache
 def _tiny_run(demo_id: str) -> tuple[str, Recorder]:
-    folder = made_once(f"tiny-{demo_id}", lambda folder: _save_tiny_run(demo_id, folder))
+    folder = _tiny_folder(demo_id)
     reports = [(fraction, message, json.loads(now) if now is not None else None, sent)
                for fraction, message, now, sent in json.loads((folder / "progress.json").read_text())]
     return (folder / "result.json").read_text(), Recorder(reports)
+
+
+def make_tiny_runs(demo_ids) -> None:
+    """Every one of these demos' tiny runs made (or made already), sharing the work with the other test
+    processes: each first makes those no other process is making, then waits for the rest."""
+    busy = [demo_id for demo_id in demo_ids if _tiny_folder(demo_id, wait=False) is None]
+    for demo_id in busy:
+        _tiny_folder(demo_id)
 
 
 def tiny_result(demo_id: str) -> tuple[dict, Recorder]:
