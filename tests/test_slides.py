@@ -110,3 +110,31 @@ def test_a_poll_slides_title_asks_and_names_no_contender(slide):
     contenders = [key for key, _ in slide.poll.choices if key != "tie"]
     named = [key for key in contenders if key in slide.title.lower()]
     assert not named, f"slide {slide.n}'s title {slide.title!r} names {named} while its poll asks who wins"
+
+
+# Words with which a sentence settles who did better: on a poll's slide, only in a question.
+VERDICT = re.compile(r"\b(wins?|won|beats?|better|worse|best|worst|faster|slower|ahead|behind|fails?|plateaus?|"
+                     r"improves?|outperforms?|only|cannot|can't|copies|learns)\b", re.IGNORECASE)
+
+
+def statements(html: str) -> list[str]:
+    """The slide's text as sentences (list items and clauses after ';' count as sentences), less questions."""
+    text = re.sub(r"<[^>]+>", " ", html)
+    return [s.strip() for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip() and not s.strip().endswith("?")]
+
+
+@pytest.mark.parametrize("slide", [s for s in load_deck() if s.poll], ids=lambda s: s.demo)
+def test_while_its_poll_is_open_a_slide_states_the_question_not_the_finding(slide):
+    """The title and the bullets are on screen while the class answers (the demo's summary is withheld
+    until Close: tests/test_poll_secret.py). A choice poll's slide names its contenders only in questions
+    or in statements that settle nothing; a number poll's slide states no figure in the poll's unit."""
+    said = statements(slide.title) + statements(slide.body_html)
+    if slide.poll.kind == "number":
+        unit = re.escape(slide.poll.unit.strip())
+        figures = [s for s in said if unit and re.search(rf"\d\s*{unit}", s)]
+        assert not figures, f"slide {slide.n} states a figure in its poll's unit {slide.poll.unit!r}: {figures}"
+        return
+    contenders = [key for key, _ in slide.poll.choices if key != "tie"]
+    settled = [s for s in said if any(re.search(rf"\b{key}s?\b", s, re.IGNORECASE) for key in contenders)
+               and VERDICT.search(s)]
+    assert not settled, f"slide {slide.n} settles its poll while it is open: {settled}"
