@@ -2,12 +2,12 @@
 process shares.
 
 A poll's record is the board notice `poll-<demo>`: whether the poll is open, whether it keeps the
-demo's result from the class, and each voter's choice (`{"open": bool, "hides_result": bool,
-"answers": {voter id: choice index}}`), a file under `<cache>/board/`
-written whole or not at all. Every change reads, changes and posts the record under a file
-lock, so answers sent to different processes at the same moment are all kept, each once; the
-post wakes every process's event streams of that poll. Without a folder the board, and so the
-answers, live in this process's memory.
+demo's result from the class, whether the lecturer shows the live counts on the projector, and each
+voter's choice (`{"open": bool, "hides_result": bool, "shows_counts": bool, "answers": {voter id:
+choice index}}`), a file under `<cache>/board/` written whole or not at all. Every change reads,
+changes and posts the record under a file lock, so answers sent to different processes at the same
+moment are all kept, each once; the post wakes every process's event streams of that poll. Without
+a folder the board, and so the answers, live in this process's memory.
 """
 from collections.abc import Callable
 
@@ -15,7 +15,7 @@ from engine import notices
 from engine.board import Board
 from engine.notice_lock import changing
 
-CLOSED = {"open": False, "hides_result": False, "answers": {}}
+CLOSED = {"open": False, "hides_result": False, "shows_counts": False, "answers": {}}
 
 
 def hides_result(record: dict) -> bool:
@@ -24,13 +24,24 @@ def hides_result(record: dict) -> bool:
     return bool(record.get("hides_result", record["open"]))
 
 
-def tally(record: dict, n_choices: int) -> dict:
-    """What everyone may see of a record: open or not, result hidden or not, and how many chose each choice."""
+def standing(record: dict) -> dict:
+    """Where a poll stands, which everyone may know: open or not, result hidden or not, and whether the
+    lecturer chose to show the live counts on the projector (a record older than that choice: not)."""
+    return {"open": record["open"], "hides_result": hides_result(record),
+            "shows_counts": bool(record.get("shows_counts", False))}
+
+
+def tally(record: dict, n_choices: int, reveal: bool) -> dict:
+    """What a browser may see of a choice poll: where it stands, how many answered and, where `reveal`,
+    how many chose each choice (`revealed` says which)."""
     counts = [0] * n_choices
     for choice in record["answers"].values():
         if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < n_choices:
             counts[choice] += 1
-    return {"open": record["open"], "hides_result": hides_result(record), "counts": counts, "total": sum(counts)}
+    shown = {**standing(record), "total": sum(counts), "revealed": reveal}
+    if reveal:
+        shown["counts"] = counts
+    return shown
 
 
 class PollStore:
@@ -44,7 +55,7 @@ class PollStore:
         """Apply `update` to a copy of the record and post it for every process; returns the record."""
         with changing(self.board, notices.poll(demo_id)):
             current = self.record(demo_id)
-            record = {"open": current["open"], "hides_result": hides_result(current), "answers": dict(current["answers"])}
+            record = {**standing(current), "answers": dict(current["answers"])}
             update(record)
             self.board.write(notices.poll(demo_id), record)
         return record

@@ -142,7 +142,32 @@ def test_the_outcome_of_a_result_without_the_value_is_missing(app, client):
     engine = app.extensions["engine"]
     demo, params, key = engine.resolve("amnesia", None)
     engine.cache.put(demo.ID, key, params, {"params": params, "models": {}})
-    assert client.post(URL + "/outcome", json=params).get_json() == {"status": "missing"}
+    assert client.post(URL + "/outcome", json=params).get_json() == {"status": "missing", "same_run": True}
+
+
+def test_a_number_poll_is_settled_by_its_own_run_whatever_runs_after_it(app, client, student):
+    params = cache_lstm_accuracy(app, [0.40, 0.45, 0.50])
+    client.post(URL, json={"action": "open"})
+    for guess in (42, 90):
+        answer(app.test_client(), {"value": guess})
+    client.post(URL, json={"action": "close"})
+    engine = app.extensions["engine"]
+    demo, other, key = engine.resolve("amnesia", {"length": 40, "steps": 600})  # a Retrain where the LSTM fails
+    engine.cache.put(demo.ID, key, other, {"params": other, "chance": 1 / 26, "seeds": [0],
+                                           "models": {"transformer": {"accuracy": over_seeds([1.0])},
+                                                      "lstm-tuned": {"accuracy": over_seeds([0.04])}}})
+    body = student.post(URL + "/outcome", json=other, environ_base=STUDENT).get_json()
+    assert body["status"] == "done" and body["same_run"] is False and body["params"] == params
+    assert body["outcome"]["mean"] == pytest.approx(45) and body["outcome"]["within"] == 1
+
+
+def test_showing_the_answers_on_the_projector_never_reaches_a_phone(client, student):
+    client.post(URL, json={"action": "open"})
+    answer(student, {"value": 30})
+    assert client.post(URL, json={"action": "show_counts"}).get_json()["values"] == [30]
+    while_shown = seen(student)
+    assert while_shown["shows_counts"] is True and while_shown["revealed"] is False and "values" not in while_shown
+    assert client.post(URL, json={"action": "reset"}).get_json()["shows_counts"] is False
 
 
 def test_within_a_range_of_zero_width_means_within_half_a_step():

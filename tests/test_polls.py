@@ -1,5 +1,6 @@
 """Predict, then run, over HTTP: a slide's poll as the lecturer and the students use it, every
-refusal, the answers kept on disk, the CSV export, what a result says about the poll, and joining."""
+refusal, the answers kept on disk, who sees the counts while the poll is open, the CSV export, the
+poll settled by its own run (whatever ran since), and joining."""
 import csv
 import io
 import json
@@ -54,7 +55,8 @@ def test_students_answer_an_open_poll_once_each_and_may_change_their_minds(clien
     first = answer(student, 0)
     assert first.status_code == 200 and first.get_json()["mine"] == 0
     assert "greatshift_voter=" in first.headers["Set-Cookie"] and "HttpOnly" in first.headers["Set-Cookie"]
-    assert answer(student, 1).get_json()["counts"] == [0, 1, 0]  # changed, not counted twice
+    assert answer(student, 1).get_json()["total"] == 1  # changed, not counted twice
+    assert counts(client) == [0, 1, 0]
     other = app.test_client()
     assert answer(other, 1).get_json()["total"] == 2
     assert student.get(URL).get_json()["mine"] == 1
@@ -72,7 +74,8 @@ def test_only_the_instructor_opens_closes_and_resets(tmp_path):
     assert client.get("/api/polls.csv").status_code == 403
 
 
-@pytest.mark.parametrize("body", [{"action": "shut"}, {"action": "open", "extra": 1}, {}, {"action": ["open"]}])
+@pytest.mark.parametrize("body", [{"action": "shut"}, {"action": "open", "extra": 1}, {}, {"action": ["open"]},
+                                  {"action": "show_counts", "on": True}, {"action": {"show_counts": True}}])
 def test_a_bad_action_is_a_400(client, body):
     response = client.post(URL, json=body)
     assert response.status_code == 400 and response.get_json()["param"] == "action"
@@ -120,9 +123,52 @@ def test_a_flood_from_one_browser_is_refused_with_retry_after(tmp_path):
 
 def test_reset_clears_the_answers_and_closes(client, student):
     client.post(URL, json={"action": "open"})
+    client.post(URL, json={"action": "show_counts"})
     answer(student, 0)
     body = client.post(URL, json={"action": "reset"}).get_json()
-    assert body["open"] is False and body["counts"] == [0, 0, 0]
+    assert body["open"] is False and body["counts"] == [0, 0, 0] and body["shows_counts"] is False
+
+
+def first_poll_event(client, **kwargs) -> dict:
+    stream = client.get(URL + "/events", buffered=False, **kwargs)
+    event = next(iter(stream.response)).decode()
+    stream.close()
+    return json.loads(event.split("data: ", 1)[1])
+
+
+def test_while_open_only_the_instructor_gets_the_counts_and_everyone_does_at_close(client, student):
+    client.post(URL, json={"action": "open"})
+    answer(student, 0)
+    answer(client.application.test_client(), 2)
+    for seen in (student.get(URL, environ_base=STUDENT).get_json(), first_poll_event(student, environ_base=STUDENT),
+                 answer(student, 0).get_json()):
+        assert seen["open"] is True and seen["total"] == 2 and seen["revealed"] is False
+        assert "counts" not in seen  # a late voter cannot follow the crowd
+    assert student.get(URL, environ_base=STUDENT).get_json()["mine"] == 0
+    for seen in (client.get(URL).get_json(), first_poll_event(client)):  # the instructor's page and stream
+        assert seen["revealed"] is True and seen["counts"] == [1, 0, 1]
+    client.post(URL, json={"action": "close"})
+    for seen in (student.get(URL, environ_base=STUDENT).get_json(), first_poll_event(student, environ_base=STUDENT)):
+        assert seen["revealed"] is True and seen["counts"] == [1, 0, 1]
+
+
+def test_showing_the_counts_on_the_projector_is_the_instructors_choice_and_never_reaches_a_phone(tmp_path):
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache"), "INSTRUCTOR_TOKEN": TOKEN})
+    lecturer, student = app.test_client(), app.test_client()
+    as_lecturer = {"X-Instructor-Token": TOKEN}
+    assert lecturer.post(URL, json={"action": "open"}, headers=as_lecturer).get_json()["shows_counts"] is False
+    refused = student.post(URL, json={"action": "show_counts"}, environ_base=STUDENT)
+    assert refused.status_code == 403
+    answer(student, 1)
+    shown = lecturer.post(URL, json={"action": "show_counts"}, headers=as_lecturer).get_json()
+    assert shown["shows_counts"] is True and shown["open"] is True and shown["counts"] == [0, 1, 0]
+    # Every browser knows the projector draws the counts; a student's still gets none of them.
+    for seen in (student.get(URL, environ_base=STUDENT).get_json(), first_poll_event(student, environ_base=STUDENT)):
+        assert seen["shows_counts"] is True and seen["total"] == 1 and "counts" not in seen
+    # The lecturer's own stream cannot send the token: it says how many answered, and the page asks with GET.
+    assert "counts" not in first_poll_event(lecturer) and lecturer.get(URL, headers=as_lecturer).get_json()["counts"]
+    hidden = lecturer.post(URL, json={"action": "hide_counts"}, headers=as_lecturer).get_json()
+    assert hidden["shows_counts"] is False and hidden["counts"] == [0, 1, 0]
 
 
 def test_answers_are_kept_on_disk_for_a_restarted_server(app, client, student, tmp_path):
@@ -168,17 +214,19 @@ def fair_fight(params: dict, transformer: list[float], lstm: list[float]) -> dic
 
 
 def cache_fair_fight(app, transformer: list[float], lstm: list[float], settings: dict | None = None) -> dict:
-    """A stored fair-fight result with these accuracies per seed, as the engine would keep it."""
+    """A stored fair-fight result with these accuracies per seed, as the engine would keep it, at these
+    settings (None: the slide's own, the poll's run). Returns its parameters."""
     engine = app.extensions["engine"]
-    demo, params, key = engine.resolve("recall_vs_length", settings or {"steps": 20, "width": 8, "seeds": len(lstm)})
-    engine.cache.put(demo.ID, key, params, fair_fight(params, transformer, lstm))
+    demo, params, key = engine.resolve("recall_vs_length", settings)
+    result = {**fair_fight(params, transformer, lstm), "device": "cpu", "train_seconds": 1.0}
+    engine.cache.put(demo.ID, key, params, result)
     return params
 
 
 def test_the_outcome_names_the_choice_the_measured_result_supports(app, client):
     params = cache_fair_fight(app, transformer=[1.0, 0.98], lstm=[0.05, 0.07])
     body = client.post(URL + "/outcome", json=params).get_json()
-    assert body["status"] == "done"
+    assert body["status"] == "done" and body["same_run"] is True and body["params"] == params
     outcome = body["outcome"]
     assert outcome["winner"] == "transformer" and outcome["choice"] == 0
     assert "Transformer 99% (98%–100%), tuned LSTM 6% (5%–7%)" in outcome["detail"]
@@ -186,9 +234,32 @@ def test_the_outcome_names_the_choice_the_measured_result_supports(app, client):
     assert client.post(URL + "/outcome", json=tie).get_json()["outcome"]["choice"] == 2
 
 
-def test_the_outcome_of_a_result_not_computed_is_missing_and_never_trains(app, client):
+def test_a_poll_is_settled_by_its_own_run_whatever_runs_after_it(app, client, student):
+    own = cache_fair_fight(app, transformer=[1.0, 0.98], lstm=[0.05, 0.07])
+    client.post(URL, json={"action": "open"})
+    answer(student, 0)
+    client.post(URL, json={"action": "close"})
+    # A Retrain at other settings (longer strings, more steps) where the LSTM wins: shown, but it asked nothing.
+    other = cache_fair_fight(app, transformer=[0.04, 0.05], lstm=[0.9, 0.95], settings={"lengths": [100], "steps": 600})
+    for shown in (other, {**own, "seed": own["seed"] + 1}):
+        body = student.post(URL + "/outcome", json=shown, environ_base=STUDENT).get_json()
+        assert body["status"] == "done" and body["same_run"] is False
+        assert body["params"] == own and body["outcome"]["winner"] == "transformer" and body["outcome"]["choice"] == 0
+    # The same run with its defaults left out, as a link to it may be written: the same cache key.
+    assert client.post(URL + "/outcome", json={}).get_json()["same_run"] is True
+    # The CSV and `flask export` count the class against that run too (the recap names its winner).
+    rows = [row for row in csv.DictReader(io.StringIO(client.get("/api/polls.csv").get_data(as_text=True)))
+            if row["demo"] == "recall_vs_length"]
+    assert [row["answers"] for row in rows] == ["1", "0", "0"]
+    recap = {row["demo"]: row for row in client.get("/api/recap").get_json()["rows"]}
+    assert recap["recall_vs_length"]["winner"] == "transformer"
+
+
+def test_the_outcome_before_the_polls_own_run_is_computed_is_missing_and_never_trains(app, client):
+    cache_fair_fight(app, transformer=[1.0, 0.98], lstm=[0.05, 0.07], settings={"steps": 21})
     body = client.post(URL + "/outcome", json={"steps": 21}).get_json()
-    assert body == {"status": "missing"}
+    assert body == {"status": "missing", "same_run": False}  # the run on show settles nothing
+    assert client.post(URL + "/outcome", json={}).get_json() == {"status": "missing", "same_run": True}
     assert app.extensions["engine"].status()[0]["job"] is None
     bad = client.post(URL + "/outcome", json={"width": 1000})
     assert bad.status_code == 400 and bad.get_json()["param"] == "width"

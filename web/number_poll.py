@@ -11,6 +11,7 @@ says `too_noisy`, and the slide and the recap say so with the range instead of c
 import math
 import statistics
 
+from engine.polls import standing
 from slides import NumberPoll
 from slides.measured import measured_value
 
@@ -22,11 +23,11 @@ def answers(record: dict) -> list[float]:
 
 
 def tally(record: dict, reveal: bool) -> dict:
-    """What a browser may see: how many answered and, where `reveal`, the class's numbers and median.
-    The numbers go to the instructor at once and to the class only once the poll is closed."""
+    """What a browser may see: where the poll stands, how many answered and, where `reveal`, the
+    class's numbers and median. The numbers go to the instructor at once and to the class only once
+    the poll is closed."""
     values = answers(record)
-    shown = {"open": record["open"], "hides_result": bool(record.get("hides_result", record["open"])),
-             "total": len(values), "revealed": reveal}
+    shown = {**standing(record), "total": len(values), "revealed": reveal}
     if reveal:
         shown.update(values=values, median=statistics.median(values) if values else None)
     return shown

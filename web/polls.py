@@ -1,24 +1,37 @@
 """Predict, then run: the class answers a slide's poll before its demo runs.
 
   GET  /api/polls/<demo>           a choice poll: {"demo", "kind": "choice", "question", "choices", "open",
-                                   "hides_result", "counts", "total", "mine"}; a number poll: {"demo", "kind": "number",
-                                   "question", "unit", "min", "max", "step", "open", "hides_result", "total", "mine",
+                                   "hides_result", "shows_counts", "total", "revealed", "mine", and where
+                                   revealed "counts"}; a number poll: {"demo", "kind": "number", "question", "unit",
+                                   "min", "max", "step", "open", "hides_result", "shows_counts", "total", "mine",
                                    "revealed", and where revealed "values" (sorted) and "median"}
-  POST /api/polls/<demo>           (instructor) {"action": "open" | "close" | "reset"}: Open and Reset hide the
-                                   demo's result from the class (web/poll_secret.py), Close shows it
+  POST /api/polls/<demo>           (instructor) {"action": "open" | "close" | "reset" | "show_counts" |
+                                   "hide_counts"}: Open and Reset hide the demo's result from the class
+                                   (web/poll_secret.py), Close shows it; Show counts lets the projector draw the
+                                   class's answers while the poll is open, Hide counts (and Reset) stops it
   POST /api/polls/<demo>/answer    {"choice": index} or, on a number poll, {"value": x}: this browser's answer,
                                    changeable while the poll is open
-  GET  /api/polls/<demo>/events    the counts as Server-Sent Events, now and after every change
-  POST /api/polls/<demo>/outcome   a result's parameters → which choice that cached result supports, or on a
-                                   number poll the measured {mean, low, high} with {within, total, median_error}
+  GET  /api/polls/<demo>/events    the poll as GET shows it (less "mine") as Server-Sent Events, now and after
+                                   every change
+  POST /api/polls/<demo>/outcome   the parameters of the result on show → the poll settled by its own run, the
+                                   cached result at the slide's default settings, whatever else ran since:
+                                   {"status": "done", "outcome", "params" (that run's), "same_run" (whether the
+                                   result on show is that run)}, or {"status": "missing", "same_run"} where that
+                                   run is not cached (or says nothing about the poll). "outcome": which choice
+                                   the run supports, or on a number poll the measured {mean, low, high} with
+                                   {within, total, median_error}
   GET  /api/polls.csv              (instructor) every poll's counts
 
 A slide declares its poll in its front matter (slides/__init__.py). Students are anonymous: a
 random id in a cookie, no names. Answers are kept by engine.polls.PollStore on the engine's
 board, so every server process reports the same numbers; no voter id ever leaves the server.
-A number poll's answers (the class's distribution) go to the instructor at once, and to the class
-only once the poll is closed (web/number_poll.py).
+The class's answers (a choice poll's counts, a number poll's values) go to the instructor at once,
+and to the class only once the poll is closed: a late voter cannot follow the crowd. Whether the
+lecturer's projected page draws them while the poll is open is the lecturer's choice
+(`shows_counts`, static/js/demos/poll.js); a phone never gets them before Close, even then.
 """
+
+import copy
 
 from flask import Blueprint, Flask, abort, current_app, jsonify
 
@@ -38,7 +51,15 @@ from web.sse import board_changes, event_stream
 bp = Blueprint("polls", __name__)
 MAX_VOTERS = 5000  # answers one poll keeps; a lecture hall is far smaller
 COALESCE_SECONDS = 0.25  # an event stream sends the counts about four times a second at most
-ACTIONS = ("open", "close", "reset")
+# What the instructor may do to a poll; each sets these fields of its record.
+ACTIONS = {
+    "open": {"open": True, "hides_result": True},
+    "close": {"open": False, "hides_result": False},
+    # to ask again: the answers go, and the result shown before is hidden again until Close
+    "reset": {"open": False, "hides_result": True, "shows_counts": False, "answers": {}},
+    "show_counts": {"shows_counts": True},
+    "hide_counts": {"shows_counts": False},
+}
 
 
 class PollRefused(Exception):
@@ -66,11 +87,14 @@ def public(demo_id: str, poll: Poll | NumberPoll, counts: dict) -> dict:
 
 
 def counted(poll: Poll | NumberPoll, record: dict, instructor: bool) -> dict:
-    """The record as a browser may see it: a choice poll's counts, or a number poll's answers (to the
-    class only once it is closed)."""
+    """The record as a browser may see it: the class's answers (a choice poll's counts, a number poll's
+    values) to the instructor at once, to the class only once the poll is closed. Not to a phone while
+    it is open even when the lecturer shows them on the projector (`shows_counts`): the projector is
+    the room's view, chosen and taken back by the lecturer; a phone is where a student answers."""
+    reveal = instructor or not record["open"]
     if isinstance(poll, NumberPoll):
-        return number_poll.tally(record, reveal=instructor or not record["open"])
-    return tally(record, len(poll.choices))
+        return number_poll.tally(record, reveal)
+    return tally(record, len(poll.choices), reveal)
 
 
 def show_state(demo_id: str, poll: Poll | NumberPoll, record: dict | None = None, voter_id: str | None = None):
@@ -89,19 +113,12 @@ def show(demo_id: str):
 def change(demo_id: str):
     poll = poll_of(demo_id)
     if not is_instructor():
-        return json_error(403, "Only the instructor can open, close or reset a poll.")
+        return json_error(403, "Only the instructor can open, close or reset a poll, or show its counts.")
     body = read_json_object()
-    if set(body) != {"action"} or body["action"] not in ACTIONS:
-        return json_error(400, 'Send {"action": "open"}, {"action": "close"} or {"action": "reset"}.', param="action")
-
-    def update(record: dict) -> None:
-        if body["action"] == "reset":  # to ask again: the result shown before is hidden again until Close
-            record.update(open=False, hides_result=True, answers={})
-        else:
-            opened = body["action"] == "open"
-            record.update(open=opened, hides_result=opened)
-
-    record = store().change(demo_id, update)
+    if set(body) != {"action"} or not isinstance(body["action"], str) or body["action"] not in ACTIONS:
+        named = ", ".join(f'{{"action": "{action}"}}' for action in ACTIONS)
+        return json_error(400, f"Send one of {named}.", param="action")
+    record = store().change(demo_id, lambda record: record.update(copy.deepcopy(ACTIONS[body["action"]])))
     repost_if_shown(demo_id)
     return show_state(demo_id, poll, record)
 
@@ -139,10 +156,10 @@ def answer(demo_id: str):
 
 @bp.get("/api/polls/<demo_id>/events")
 def events(demo_id: str):
-    """A `poll` event with the counts now, and again after changes (a burst of answers is one event)."""
+    """A `poll` event with the poll now, and again after changes (a burst of answers is one event)."""
     poll = poll_of(demo_id)
-    # A browser's stream cannot send the token's header: the lecturer's page asks for a number poll's
-    # answers with GET while it is open (this machine's own browser is the instructor here too).
+    # A browser's stream cannot send the token's header: the lecturer's page asks for the class's
+    # answers with GET while the poll is open (this machine's own browser is the instructor here too).
     instructor = is_instructor()
     wait_for_change, latest = board_changes(get_engine().board, notices.poll(demo_id), CLOSED, COALESCE_SECONDS)
 
@@ -170,18 +187,30 @@ def outcome(demo_id: str, poll: Poll | NumberPoll, result: dict, record: dict | 
     return {**row, "choice": outcomes.index(winner) if winner in outcomes else None}
 
 
+def own_run(demo_id: str):
+    """The run a poll asks about, which alone settles it: its demo's cached result at the slide's
+    default settings (None until computed), whatever else has run since. The CSV, the recap and
+    `flask export` read the same run."""
+    return get_engine().cached(demo_id, None)
+
+
 @bp.post("/api/polls/<demo_id>/outcome")
 def result_outcome(demo_id: str):
-    """Never trains: the cached result for these parameters, judged, or {"status": "missing"}; for a
-    student, a refusal while the poll hides the result (the verdict names the winner)."""
+    """Never trains: the poll settled by its own run, and whether the result on show (its parameters
+    in the body) is that run; for a student, a refusal while the poll hides the result (the verdict
+    names the winner)."""
     poll = poll_of(demo_id)
     if kept_from_this_request(demo_id):
         return withheld(demo_id)
-    entry = get_engine().cached(demo_id, read_json_object())
+    engine = get_engine()
+    _, _, shown_key = engine.resolve(demo_id, read_json_object())  # a bad setting: 400, as for a run
+    _, _, own_key = engine.resolve(demo_id, None)
+    same_run = shown_key == own_key
+    entry = own_run(demo_id)
     judged = outcome(demo_id, poll, entry.result) if entry is not None else None
     if judged is None:
-        return jsonify(status="missing")
-    return jsonify(status="done", outcome=judged, params=entry.result["params"])
+        return jsonify(status="missing", same_run=same_run)
+    return jsonify(status="done", outcome=judged, params=entry.result["params"], same_run=same_run)
 
 
 def poll_rows() -> list[dict]:
@@ -205,9 +234,8 @@ def frozen_polls(frozen: dict) -> list[dict]:
 
 
 def number_outcome_now(demo_id: str) -> dict | None:
-    """A number poll settled by its demo's cached result at the default settings, if there is one
-    (the CSV, and the recap beside its row: the settings the question names)."""
-    entry = get_engine().cached(demo_id, None)
+    """A number poll settled by its own run, if it is cached (the CSV, and the recap beside its row)."""
+    entry = own_run(demo_id)
     return outcome(demo_id, poll_of(demo_id), entry.result) if entry is not None else None
 
 

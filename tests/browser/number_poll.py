@@ -1,6 +1,7 @@
 """Steps of a number poll in real browsers, for any test with a lecturer's page (led with the
-token, tests/browser/classroom.py) and phones: open it, answer with a value, what a phone sees
-while it is open, close it, run the demo, and the measurement drawn over the class's answers."""
+token, tests/browser/classroom.py) and phones: open it (and show the answers on the projector), answer
+with a value, what a phone sees while it is open, close it, run the demo, and the measurement drawn
+over the class's answers."""
 import re
 
 from playwright.sync_api import expect
@@ -17,9 +18,15 @@ def poll(page, demo: str):
     return page.locator(f".poll[data-demo='{demo}']")
 
 
-def open_poll(lecturer, demo: str) -> None:
-    poll(lecturer, demo).locator(".poll-open").click()
-    expect(poll(lecturer, demo)).to_have_attribute("data-open", "true")
+def open_poll(lecturer, demo: str, show_answers: bool = True) -> None:
+    """Opens the poll; `show_answers`: then presses "Show answers", as a lecturer who wants the hall to
+    watch the guesses arrive does (the projector draws them only then; the phones never before Close)."""
+    box = poll(lecturer, demo)
+    box.locator(".poll-open").click()
+    expect(box).to_have_attribute("data-open", "true")
+    if show_answers:
+        box.locator(".poll-counts").click()
+        expect(box.locator(".poll-counts")).to_have_attribute("aria-pressed", "true")
 
 
 def close_poll(lecturer, demo: str) -> None:

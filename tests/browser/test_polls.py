@@ -1,10 +1,14 @@
 """Predict, then run, in real browsers: a lecturer and three students on phones who joined by the
-join address. The class answers the fair fight's poll (slide 4: a choice poll; slide 3's number poll
-is tests/browser/test_number_poll.py), everyone watches the counts arrive, the
-lecturer closes the poll and runs the demo, and every screen shows the class's prediction beside
-the measured outcome. The result's address reproduces it, and Copy link copies that address. While
+join address. The class answers the fair fight's poll (a choice poll; the Amnesia Test's number poll
+is tests/browser/test_class_in_the_loop.py): the phones see how many answered, the presenter view the
+counts, the projector the counts once the lecturer shows them; the lecturer closes the poll and runs
+the demo at the slide's own settings, and every screen shows the class's prediction beside the
+measured outcome. The result's address reproduces it, and Copy link copies that address. While
 the poll is open, no screen shows the result: not the lecturer's, not a phone that joins late or
-reloads; Close shows it on all of them."""
+reloads; Close shows it on all of them.
+
+The server's cache holds a tiny run as the slide's default (the poll's own run, which settles it:
+tests/browser/test_poll_keeps_its_word.py), so Run at the slide's settings shows it at once."""
 import json
 import re
 import urllib.request
@@ -12,9 +16,11 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from engine import Engine
 from tests.browser.classroom import TOKEN, lead_the_class
 from tests.browser.widget import TRAINED, set_params
 from tests.deck import slide_path
+from tests.demos.tiny import cache_as_default
 from tests.live_server import LiveServer
 
 TINY = {"lengths": {5, 10}, "steps": 10, "width": 8, "seeds": 1}
@@ -24,8 +30,13 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """A server with an instructor token: the students' browsers on this machine are not the lecturer."""
-    with LiveServer(tmp_path_factory.mktemp("polls") / "cache", env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
+    """A server with an instructor token (the students' browsers on this machine are not the lecturer),
+    whose cache holds the fair fight's tiny run as its default run."""
+    cache = tmp_path_factory.mktemp("polls") / "cache"
+    engine = Engine(cache)
+    defaults = engine.resolve("recall_vs_length", None)[1]
+    cache_as_default(engine, "recall_vs_length", lambda result: result.update(params=defaults))
+    with LiveServer(cache, env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
         yield live
 
 
@@ -70,24 +81,30 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
         expect(choice(student, pick)).to_have_attribute("aria-pressed", "true")
     students[1].locator("#slide-recall_vs_length .poll-choice[data-choice='0']").click()  # a change of mind
     students[1].locator("#slide-recall_vs_length .poll-choice[data-choice='2']").click()  # and another
-    for page in [lecturer, *students]:  # the live chart, on every screen
-        expect(choice(page, 0).locator(".poll-count")).to_have_text("2 · 67%")
-        expect(choice(page, 2).locator(".poll-count")).to_have_text("1 · 33%")
-        expect(choice(page, 1).locator(".poll-count")).to_have_text("0 · 0%")
     expect(choice(students[1], 2)).to_have_attribute("aria-pressed", "true")
     expect(choice(students[1], 1)).to_have_attribute("aria-pressed", "false")
-    students[0].screenshot(path=screenshot_path("poll-student-phone-open.png"), full_page=True)
-    with lecturer.expect_popup() as popup:  # the presenter view shows the class's answers too
+    with lecturer.expect_popup() as popup:  # the presenter view, the lecturer's own screen: the counts, live
         lecturer.keyboard.press("s")
     presenter = popup.value
     expect(presenter.locator(".poll[data-demo='recall_vs_length'] .poll-choice[data-choice='0'] .poll-count")).to_have_text("2 · 67%")
     expect(presenter.locator(".poll[data-demo='dyck']")).to_be_hidden()
     presenter.close()
+    for page in [lecturer, *students]:  # how many answered, on every screen; who chose what, on none
+        expect(page.locator("#slide-recall_vs_length .poll-status")).to_contain_text("3 answers so far.")
+        expect(page.locator("#slide-recall_vs_length .poll-count")).to_have_text(["", "", ""])
+    students[0].screenshot(path=screenshot_path("poll-student-phone-open.png"), full_page=True)
+    poll.locator(".poll-counts").click()  # the lecturer shows the counts: on the projector only
+    expect(choice(lecturer, 0).locator(".poll-count")).to_have_text("2 · 67%")
+    expect(choice(lecturer, 2).locator(".poll-count")).to_have_text("1 · 33%")
+    expect(choice(lecturer, 1).locator(".poll-count")).to_have_text("0 · 0%")
+    for student in students:
+        expect(student.locator("#slide-recall_vs_length .poll-count")).to_have_text(["", "", ""])
 
     poll.locator(".poll-close").click()
-    for student in students:
+    for student in students:  # Close reveals the counts to everyone
         expect(choice(student, 0)).to_be_disabled()
         expect(student.locator("#slide-recall_vs_length .poll-status")).to_contain_text("Closed with 3 answers.")
+        expect(choice(student, 0).locator(".poll-count")).to_have_text("2 · 67%")
     students[0].watch.expect_error("status of 409")
     late = students[0].evaluate("""() => fetch('/api/polls/recall_vs_length/answer', {method: 'POST',
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify({choice: 1})}).then(r => r.status)""")
@@ -95,8 +112,7 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
     expect(choice(lecturer, 1).locator(".poll-count")).to_have_text("0 · 0%")
 
     widget = lecturer.locator("#slide-recall_vs_length .demo")
-    set_params(widget, **TINY)
-    widget.locator(".demo-run").click()
+    widget.locator(".demo-run").click()  # at the slide's own settings: the run the poll asked about
     expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
 
     # The prediction beside the outcome: the measured winner decides which choice it supports.
@@ -109,12 +125,14 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
         assert re.match(r"Measured: (the \w[\w ]* won|neither model was ahead with every seed)\. ", text), text
         k = counts[int(supported)]
         assert f"{round(100 * k / 3)}% of you ({k} of 3) predicted that." in text, text
-        assert "(1 seed)" in text  # the measured numbers of the recap headline
+        assert "(3 seeds)" in text  # the measured numbers of the recap headline
+        assert "another run" not in text  # the chart shows the poll's own run
     lecturer.screenshot(path=screenshot_path("poll-lecturer-outcome.png"))
     students[2].screenshot(path=screenshot_path("poll-student-phone-outcome.png"), full_page=True)
 
-    # The result's address: a reload or a shared link shows the same cached result.
-    expect(lecturer).to_have_url(re.compile(r"/slides/4\?.*steps=10"))
+    # The result's address (the slide's, at its own settings): a reload or a shared link shows the same
+    # cached result, by itself now that the class has predicted.
+    expect(lecturer).to_have_url(server.url + slide_path("recall_vs_length"))
     widget.locator(".demo-copy-link").click()
     expect(widget.locator(".demo-copy-link")).to_have_text("Link copied")
     assert lecturer.evaluate("navigator.clipboard.readText()") == lecturer.url
@@ -122,7 +140,8 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
     shared = open_page(lecturer.url.removeprefix(server.url))
     expect(shared.locator("#slide-recall_vs_length .demo-badge")).to_contain_text("cached · computed on cpu")
     expect(shared.locator("#slide-recall_vs_length .demo-summary")).to_have_text(summary)
-    expect(shared.locator('#slide-recall_vs_length .demo-params [name="steps"]')).to_have_value("10")
+    steps = widget.locator('.demo-params [name="steps"]').input_value()
+    expect(shared.locator('#slide-recall_vs_length .demo-params [name="steps"]')).to_have_value(steps)
 
 
 def test_slide_one_shows_a_scannable_join_code(open_page, screenshot_path):

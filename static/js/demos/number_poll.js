@@ -1,6 +1,7 @@
 // A poll answered with a number (templates/deck/poll_number.html): a slider paired with a typed
-// value and a Send button, and the class's answers as a histogram, drawn for the lecturer live and
-// for the class once the poll is closed (the server sends the answers only then). After the run
+// value and a Send button, and the class's answers as a histogram, drawn for the class once the poll
+// is closed (the server sends the answers only then) and, while it is open, in the presenter view and
+// on the projector once the lecturer shows them (poll.js decides which). After the run
 // the measured value is drawn over it: its middle as a line, its range as a band. How many guesses
 // fell in the range, and the median error, come from the server (web/number_poll.py), never from here.
 const SVG = "http://www.w3.org/2000/svg";
@@ -69,6 +70,7 @@ export class NumberAnswers {
     if (state.open || !state.revealed) this.measured = null; // asked again: the last run's line is gone
     this.spread.hidden = !state.revealed || !state.values?.length;
     if (!this.spread.hidden) this.draw(state);
+    else this.histogram.replaceChildren(); // not drawn here now: nothing of the answers stays in the page
   }
 
   statusText(state, mine) {

@@ -1,9 +1,14 @@
 // Predict, then run: a slide's poll. The lecturer opens it, each student taps a prediction (and may
-// change it until it closes), everyone watches the counts arrive (Server-Sent Events), the lecturer
+// change it until it closes) and sees how many have answered (Server-Sent Events), the lecturer
 // closes it and runs the demo, and the poll says what the class predicted beside what was measured.
-// Which choice a result supports is decided by the server (the demo's recap headline), never here.
-// From Open (or Reset) until Close the poll keeps the demo's result back: each state it shows is
-// announced as a `pollstate` event, which the demo widget's Withhold controller follows.
+// While it is open the class's answers are the lecturer's: the server sends them to the class only
+// at Close, and the projector draws them live only if the lecturer presses "Show counts"; the
+// presenter view, the lecturer's own screen, always draws them.
+// Which choice a result supports is decided by the server (the demo's recap headline), never here,
+// and only by the poll's own run, at the slide's own settings (web/polls.py): the chart may show
+// another run, and then the poll says so. From Open (or Reset) until Close the poll keeps the demo's
+// result back: each state it shows is announced as a `pollstate` event, which the demo widget's
+// Withhold controller follows.
 import { getJSON, oneAtATime, postJSON } from "./api.js";
 import { instructorStatus } from "./instructor_status.js";
 import { NumberAnswers } from "./number_poll.js";
@@ -14,13 +19,19 @@ const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 // Where the focus goes when the control that started an action is disabled by it: the next step.
 const NEXT_STEP = { open: ".poll-close", close: ".demo-run", reset: ".poll-open" };
 
+// What the poll says beside its verdict when the result on show is not the run that settled it.
+const ANOTHER_RUN = "The chart shows another run: the poll was settled at the slide's own settings.";
+const NOT_RUN_YET = "The chart shows another run: this poll is settled by a run at the slide's own settings, not computed yet.";
+
 function percent(count, total) {
   return total ? Math.round((100 * count) / total) : 0;
 }
 
 export class PollBox {
-  constructor(element, isInstructor) {
+  // `drawsAnswersAlways`: the presenter view, which only the lecturer sees.
+  constructor(element, isInstructor, { drawsAnswersAlways = false } = {}) {
     this.element = element;
+    this.drawsAnswersAlways = drawsAnswersAlways;
     this.url = element.dataset.url;
     this.choices = [...element.querySelectorAll(".poll-choice")];
     this.status = element.querySelector(".poll-status");
@@ -31,15 +42,15 @@ export class PollBox {
     this.state = null;
     this.mine = null;
     this.resultParams = null; // the parameters of the result shown beside this poll, once there is one
-    this.judged = { key: null, outcome: null }; // the server's verdict on those parameters
+    this.judged = { key: null, answer: null }; // the server's answer for that result: a promise
     this.source = null;
     this.message = "";
 
     // A number poll (data-kind="number") has a slider and a histogram in place of the choices.
     this.number = element.dataset.kind === "number" ? new NumberAnswers(element, (value) => this.answer({ value })) : null;
     this.lastEvent = null; // the stream's newest state: shown if the fetch of the answers fails
-    // The lecturer's fetch of a number poll's answers, which its event stream leaves out while it is
-    // open: events meanwhile fetch once more after it.
+    // The lecturer's fetch of the class's answers, which its event stream leaves out while the poll is
+    // open (a browser's stream cannot send the token): events meanwhile fetch once more after it.
     this.fetchAnswers = oneAtATime(() => getJSON(this.url).then(({ body }) => this.render(body), () => this.render(this.lastEvent)));
 
     this.onChoice = (event) => this.answer({ choice: Number(event.currentTarget.dataset.choice) });
@@ -47,6 +58,9 @@ export class PollBox {
     for (const action of ["open", "close", "reset"]) {
       element.querySelector(`.poll-${action}`).addEventListener("click", (event) => this.act(action, event.currentTarget));
     }
+    this.countsButton = element.querySelector(".poll-counts");
+    this.countsButton.addEventListener("click", (event) =>
+      this.act(this.state?.shows_counts ? "hide_counts" : "show_counts", event.currentTarget));
   }
 
   // The slide is on screen: fetch the poll (with this browser's answer) and listen for changes.
@@ -69,15 +83,28 @@ export class PollBox {
     this.controls.hidden = !(await this.isInstructor);
   }
 
-  // A number poll's stream carries the answers only once it is closed (a browser's stream cannot
-  // send the token): while it is open, the lecturer's page asks for them, one request at a time.
+  // The stream carries the class's answers to the lecturer's page only where it can tell that page is
+  // the lecturer's (no token set, this machine): otherwise, while they are to be drawn, the page asks
+  // for them, one request at a time.
   async onPollEvent(state) {
-    if (!this.number || state.revealed || !(await this.isInstructor)) {
+    if (state.revealed || !this.drawsLive(state) || !(await this.isInstructor)) {
       this.render(state);
       return;
     }
     this.lastEvent = state;
     this.fetchAnswers();
+  }
+
+  // Whether this screen draws the class's answers while the poll is open (if it is given them: a
+  // phone never is): the presenter view always, the projected page only when the lecturer chose to.
+  drawsLive(state) {
+    return this.drawsAnswersAlways || Boolean(state.shows_counts);
+  }
+
+  // The poll as this screen draws it: the class's answers left out while they are not to be drawn.
+  drawn(state) {
+    if (!state.revealed || !state.open || this.drawsLive(state)) return state;
+    return { ...state, revealed: false, counts: undefined, values: undefined, median: undefined };
   }
 
   hide() {
@@ -119,9 +146,11 @@ export class PollBox {
     target?.focus();
   }
 
-  // The demo beside the poll shows a result: once the poll is closed, say what it measured.
+  // The demo beside the poll shows a result: once the poll is closed, say what its own run measured
+  // (asked afresh: a Retrain may have just computed that run, or computed it again).
   judge(params) {
     this.resultParams = params;
+    this.judged = { key: null, answer: null };
     this.showOutcome();
   }
 
@@ -138,14 +167,21 @@ export class PollBox {
     this.element.dataset.open = String(state.open);
     // Not opened yet and no answers: only the question shows, leaving the demo its room.
     this.element.dataset.idle = String(!state.open && !state.total);
-    if (this.number) this.number.render(state, this.mine);
-    else this.renderChoices(state);
-    this.status.textContent = this.message || (this.number ? this.number.statusText(state, this.mine) : this.choiceStatus(state));
+    const drawn = this.drawn(state);
+    if (this.number) this.number.render(drawn, this.mine);
+    else this.renderChoices(drawn);
+    this.status.textContent = this.message || (this.number ? this.number.statusText(drawn, this.mine) : this.choiceStatus(drawn));
     this.controls.querySelector(".poll-open").disabled = state.open;
     // After Reset the result stays hidden until Close: Close is there to show it without asking again.
     this.controls.querySelector(".poll-close").disabled = !state.open && !state.hides_result;
+    // Counts are everyone's at Close: the choice is the lecturer's only while the poll is open.
+    this.countsButton.hidden = !state.open;
+    this.countsButton.setAttribute("aria-pressed", String(Boolean(state.shows_counts)));
+    this.countsButton.textContent = state.shows_counts ? this.countsButton.dataset.hide : this.countsButton.dataset.show;
+    // `predicted`: the class has answered and the poll is closed, so its slide may show a result by itself.
     this.element.dispatchEvent(new CustomEvent("pollstate", { bubbles: true,
-      detail: { demo: this.element.dataset.demo, hidesResult: Boolean(state.hides_result) } }));
+      detail: { demo: this.element.dataset.demo, hidesResult: Boolean(state.hides_result),
+                predicted: !state.open && !state.hides_result && state.total > 0 } }));
     this.showOutcome();
   }
 
@@ -156,15 +192,17 @@ export class PollBox {
     this.element.scrollIntoView({ block: "center", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
   }
 
+  // Each choice with its count and share, where this screen draws them; else the choice alone.
   renderChoices(state) {
-    state.counts.forEach((count, i) => {
-      const button = this.choices[i];
-      const share = percent(count, state.total);
+    this.choices.forEach((button, i) => {
+      const text = button.querySelector(".poll-choice-text").textContent;
+      const count = state.revealed ? state.counts[i] : null;
+      const share = count === null ? 0 : percent(count, state.total);
       button.disabled = !state.open;
       button.setAttribute("aria-pressed", String(this.mine === i));
       button.style.setProperty("--share", `${share}%`);
-      button.querySelector(".poll-count").textContent = state.total ? `${count} · ${share}%` : "0";
-      button.setAttribute("aria-label", `${button.querySelector(".poll-choice-text").textContent}: ${count} of ${state.total} answers`);
+      button.querySelector(".poll-count").textContent = count === null ? "" : state.total ? `${count} · ${share}%` : "0";
+      button.setAttribute("aria-label", count === null ? text : `${text}: ${count} of ${state.total} answers`);
     });
   }
 
@@ -178,33 +216,37 @@ export class PollBox {
         : "The lecturer opens this poll before the demo runs.";
   }
 
+  // Once the poll is closed and a result is on show: the verdict of the poll's own run, and whether
+  // the result on show is that run (the server decides both; one request per result shown).
   async showOutcome() {
     const state = this.state;
     if (!state || state.open || !state.total || !this.resultParams || !this.element.dataset.outcomeUrl) {
-      this.outcome.hidden = true;
-      this.element.dataset.judged = "false";
+      this.hideOutcome();
       return;
     }
     const key = JSON.stringify(this.resultParams);
     if (this.judged.key !== key) {
-      try {
-        const { body } = await postJSON(this.element.dataset.outcomeUrl, this.resultParams);
-        this.judged = { key, outcome: body.status === "done" ? body.outcome : null };
-      } catch {
-        this.judged = { key, outcome: null }; // the widget already says what went wrong with the result
-      }
+      // A failed request shows no verdict: the widget already says what went wrong with the result.
+      this.judged = { key, answer: postJSON(this.element.dataset.outcomeUrl, this.resultParams).then(({ body }) => body, () => null) };
     }
-    if (this.judged.outcome) this.drawOutcome(this.judged.outcome, this.state);
-    else {
-      this.outcome.hidden = true;
-      this.element.dataset.judged = "false";
-    }
+    const judged = this.judged;
+    const body = await judged.answer;
+    if (judged !== this.judged || state !== this.state) return; // a newer result or state draws its own
+    if (body?.status === "done") this.drawOutcome(body.outcome, state, body.same_run ? "" : ANOTHER_RUN);
+    else if (body?.status === "missing" && !body.same_run) this.showNote(NOT_RUN_YET);
+    else this.hideOutcome();
   }
 
-  drawOutcome(outcome, state) {
+  hideOutcome() {
+    this.outcome.hidden = true;
+    this.element.dataset.judged = "false";
+  }
+
+  // `run`: a line on which run settled the poll, where the chart shows another ("" where it is that run).
+  drawOutcome(outcome, state, run = "") {
     if (this.number) {
       const [said, detail] = this.number.outcomeLines(outcome, state);
-      this.showVerdict(said, detail);
+      this.showVerdict(said, detail, run);
       return;
     }
     const measured = outcome.winner === "tie" ? "neither model was ahead with every seed" : `the ${outcome.winner_label} won`;
@@ -214,28 +256,44 @@ export class PollBox {
       predicted = `${percent(count, state.total)}% of you (${count} of ${state.total}) predicted that.`;
     }
     this.outcome.dataset.choice = String(outcome.choice);
-    this.showVerdict(`Measured: ${measured}. ${predicted}`, ` ${outcome.detail}.`);
+    this.showVerdict(`Measured: ${measured}. ${predicted}`, ` ${outcome.detail}.`, run);
   }
 
-  showVerdict(said, more) {
+  showVerdict(said, more, run) {
     const line = document.createElement("strong");
     line.textContent = said;
     const detail = document.createElement("span");
     detail.className = "poll-outcome-detail";
     detail.textContent = more;
-    this.outcome.replaceChildren(line, detail);
+    this.outcome.replaceChildren(line, detail, ...(run ? [this.runLine(run)] : []));
     this.outcome.hidden = false;
     this.element.dataset.judged = "true";
+  }
+
+  // No verdict yet, only which run will settle the poll.
+  showNote(run) {
+    delete this.outcome.dataset.choice;
+    this.outcome.replaceChildren(this.runLine(run));
+    this.outcome.hidden = false;
+    this.element.dataset.judged = "false";
+  }
+
+  runLine(words) {
+    const line = document.createElement("span");
+    line.className = "poll-outcome-run";
+    line.textContent = words;
+    return line;
   }
 }
 
 // Every poll on the page, keyed by its demo: the shown one listens, the others are quiet.
 export class Polls {
-  constructor(root, instructorUrl) {
+  // `options`: as PollBox's (the presenter view draws the class's answers always).
+  constructor(root, instructorUrl, options = {}) {
     const isInstructor = instructorUrl
       ? instructorStatus(instructorUrl).then((body) => body.instructor, () => false)
       : Promise.resolve(false);
-    this.boxes = new Map([...root.querySelectorAll(".poll")].map((element) => [element.dataset.demo, new PollBox(element, isInstructor)]));
+    this.boxes = new Map([...root.querySelectorAll(".poll")].map((element) => [element.dataset.demo, new PollBox(element, isInstructor, options)]));
     this.current = null;
     const frozen = document.getElementById("frozen-polls");
     if (frozen) JSON.parse(frozen.textContent).forEach((poll) => { if (this.boxes.has(poll.demo)) this.boxes.get(poll.demo).frozen = poll; });

@@ -68,7 +68,8 @@ export class DemoWidget {
       ended: (state) => this.onJobEnded(state),
       cancelRefused: (error) => this.errors.report(error),
     });
-    // A poll beside it: its cached result is never shown before Run (except on the printed page).
+    // A poll beside it: its cached result waits for Run until the class has answered and the poll is
+    // closed (the printed page shows it at once).
     this.waitsForPrediction = element.dataset.poll === "true" && element.closest(".deck")?.dataset.print !== "true";
     // And while the poll is open (or reset and not closed again), no result is shown at all.
     this.withhold = this.waitsForPrediction && !frozen ? new Withhold(this) : null;
@@ -101,7 +102,9 @@ export class DemoWidget {
 
   // The slide is on screen: show the result its address asks for, or the default result if one
   // is cached (unless a poll waits for the class's prediction), or the job already training it;
-  // otherwise wait for Run, since training costs the lecturer's time.
+  // otherwise wait for Run, since training costs the lecturer's time. Once the class has predicted
+  // and the poll is closed (back on the slide, a reload), its default result is the poll's own run:
+  // every screen shows it, the projector as the phones.
   async onShow() {
     const resumed = await this.resumed; // after a reload, the job this tab started comes first
     this.resumed = null;
@@ -141,7 +144,10 @@ export class DemoWidget {
       this.follow(info.job);
       return;
     }
-    if (this.waitsForPrediction) return;
+    if (this.waitsForPrediction) {
+      if (this.withhold?.predicted && info.cached) this.run({ params: {}, confirmed: true, shownBySlide: true });
+      return;
+    }
     // A run measured on another machine and carried here is shown first; else the cached default.
     if ((await this.longer.openOnCarried()) || this.result || this.busy) return;
     if (info.cached) this.run({ params: {}, confirmed: true, shownBySlide: true }); // cached: nothing to confirm, and the estimate is asked above

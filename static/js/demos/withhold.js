@@ -10,11 +10,15 @@ export class Withhold {
   constructor(widget) {
     this.widget = widget;
     this.hiding = null; // null until the poll has said; then true (kept back) or false (shown)
+    // Whether the class has answered and the poll is closed: then the slide may show its result by itself.
+    this.predicted = false;
     this.kept = null; // the arguments of a showResult that came while kept back: shown at Close
     this.said = null; // the note this controller put beside Run, taken away at Close
     this.known = new Promise((resolve) => { this.onKnown = resolve; });
     this.onPollState = (event) => {
-      if (event.detail.demo === widget.demoId) this.set(event.detail.hidesResult);
+      if (event.detail.demo !== widget.demoId) return;
+      this.predicted = event.detail.predicted;
+      this.set(event.detail.hidesResult);
     };
     widget.element.closest(".slide")?.addEventListener("pollstate", this.onPollState);
   }

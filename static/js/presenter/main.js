@@ -60,7 +60,8 @@ class PresenterView {
     this.pictures = new Map(); // slide number → {html, css}: the slide as the slides window last showed it
     this.notesHtml = null; // slide number -> its notes, once the server has given them
     this.notesMessage = "Loading the speaker notes…";
-    this.polls = new Polls(root, root.dataset.instructorUrl);
+    // The lecturer's own screen: the class's answers drawn live, whatever the projector shows.
+    this.polls = new Polls(root, root.dataset.instructorUrl, { drawsAnswersAlways: true });
     this.channel = openChannel(this.onMessage.bind(this));
     this.channel.postMessage({ type: "hello" }); // the slides window answers with where it is
     this.show(1);
