@@ -131,7 +131,7 @@ def test_nothing_served_points_at_another_host(client):
         to_check.update(link for link in parser.links if link.startswith("/"))
     # Every stylesheet and script we ship, also those a page loads from another script.
     to_check.update("/static/" + p.relative_to(ROOT / "static").as_posix() for p in (ROOT / "static").rglob("*.*"))
-    # Plotly is the vendored build, checked by test_the_vendored_plotly_is_the_published_build_its_record_names
+    # Plotly is the vendored build, checked by test_the_vendored_plotly_is_the_build_its_record_names
     # and by the browser tests, which fail if any request leaves localhost.
     to_check = {path for path in to_check if not path.startswith("/vendor/")}
     assert len(to_check) > 20
@@ -143,38 +143,67 @@ def test_nothing_served_points_at_another_host(client):
 
 
 VENDOR = Path(__file__).resolve().parent.parent / "web" / "vendor"
+# What a trace type is written as in a renderer: `type: "bar"` (also an axis's, a shape's or an error
+# bar's type, which no Plotly trace type is named like).
+TYPE_LITERALS = re.compile(r'\btype:\s*([^,}\n]+)')
 
 
-def test_the_vendored_plotly_is_the_published_build_its_record_names():
-    """The file is byte for byte the one `npm pack` of the recorded package gives (its sha256), says that
-    version, holds the trace types recorded, and ships with its licence."""
+def test_the_vendored_plotly_is_the_build_its_record_names():
+    """The file, and its gzip and brotli copies, are byte for byte the ones web/vendor/make_plotly.sh made
+    (their sha256s); it says its version, holds exactly the trace types recorded, and ships with its licence."""
     build = plotly_build()
     shipped = (VENDOR / build["file"]).read_bytes()
     assert hashlib.sha256(shipped).hexdigest() == build["sha256"], "plotly's file is not the recorded build"
+    for encoding, copy in build["encodings"].items():
+        assert hashlib.sha256((VENDOR / copy["file"]).read_bytes()).hexdigest() == copy["sha256"], encoding
+    assert gzip.decompress((VENDOR / build["encodings"]["gzip"]["file"]).read_bytes()) == shipped
     assert f"v{build['version']}" in shipped[:200].decode()
-    for trace in build["traces"]:
-        assert f'moduleType:"trace",name:"{trace}"'.encode() in shipped, f"the build lacks {trace} traces"
+    for trace in build["all_traces"]:
+        registered = f'moduleType:"trace",name:"{trace}"'.encode() in shipped
+        assert registered == (trace in build["traces"]), f"{trace}: {'in' if registered else 'not in'} the build"
     assert "MIT License" in (VENDOR / "LICENSE-plotly.txt").read_text()
 
 
-def test_plotly_comes_from_this_project_gzipped_and_cached_for_long(client):
+def test_the_build_has_every_trace_type_a_renderer_draws():
+    """A partial build draws nothing, silently, for a trace type it lacks: each one our scripts name
+    must be in it (web/vendor/make_plotly.sh remakes it with another)."""
+    build = plotly_build()
+    named = {literal for path in (ROOT / "static" / "js").rglob("*.js")
+             for value in TYPE_LITERALS.findall(path.read_text()) for literal in re.findall(r'"(\w+)"', value)}
+    drawn = named & set(build["all_traces"])
+    assert {"bar", "heatmap", "scatter"} <= drawn, "the renderers' trace types were not found"
+    assert drawn <= set(build["traces"]), f"the Plotly build lacks {sorted(drawn - set(build['traces']))}"
+
+
+def test_plotly_comes_from_this_project_compressed_and_cached_for_long(client):
     html = client.get("/slides/1").get_data(as_text=True)
     (src,) = re.findall(r'data-plotly-url="(/vendor/plotly-[^"]+\.min\.js)"', html)
     build = plotly_build()
-    assert src == f"/vendor/plotly-cartesian-{build['version']}.min.js"
+    assert src.startswith(f"/vendor/plotly-{build['build']}-{build['version']}-{build['sha256'][:8]}")
     shipped = (VENDOR / build["file"]).read_bytes()
 
     plain = client.get(src)
-    assert plain.status_code == 200 and plain.data == shipped
+    assert plain.status_code == 200 and plain.data == shipped and "Content-Encoding" not in plain.headers
     assert "immutable" in plain.headers["Cache-Control"] and "max-age=31536000" in plain.headers["Cache-Control"]
 
-    zipped = client.get(src, headers={"Accept-Encoding": "gzip, deflate"})
+    zipped = client.get(src, headers={"Accept-Encoding": "gzip, deflate"})  # a phone on the hall's network
     assert zipped.headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(zipped.data) == shipped
     assert len(zipped.data) < len(shipped) / 2
 
-    again = client.get(src, headers={"If-None-Match": plain.headers["ETag"]})
+    # A browser that asks for brotli gets the recorded copy (tests/browser/test_whole_slides.py checks
+    # that Chromium decodes it to the file's sha256); one that refuses it, gzip.
+    brotli = client.get(src, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert brotli.headers["Content-Encoding"] == "br"
+    assert brotli.data == (VENDOR / build["encodings"]["br"]["file"]).read_bytes()
+    assert len(brotli.data) < len(zipped.data)
+    assert client.get(src, headers={"Accept-Encoding": "br;q=0, gzip"}).headers["Content-Encoding"] == "gzip"
+    for response in (plain, zipped, brotli):
+        assert response.headers["Vary"] == "Accept-Encoding"
+
+    again = client.get(src, headers={"If-None-Match": brotli.headers["ETag"], "Accept-Encoding": "br"})
     assert again.status_code == 304
+    assert client.get(f"/vendor/plotly-cartesian-{build['version']}.min.js").status_code == 404
     assert client.get("/vendor/plotly-0.0.1.min.js").status_code == 404
 
 

@@ -16,16 +16,25 @@ import pytest
 from slides import load_deck
 from tests.browser.cached_results import open_deck, show
 from tests.browser.fit import fit_problems
+from web.assets import VENDOR, plotly_build
 
 SIZES = {"1024x768": (1024, 768), "1280x720": (1280, 720)}
 DECK = load_deck()
 POLL_SLIDES = [slide for slide in DECK if slide.poll]
 # The trace types of every chart drawn, and those the served Plotly build can draw (web/vendor/: a
-# partial build, which draws nothing, silently, for a type it lacks).
-TRACE_TYPES = """() => ({
-  drawn: [...new Set([...document.querySelectorAll('.js-plotly-plot')].flatMap((chart) => chart.data.map((t) => t.type ?? 'scatter')))],
-  served: Object.keys(Plotly.PlotSchema.get().traces),
-})"""
+# partial build, which draws nothing, silently, for a type it lacks); and that build as this browser
+# received it: its size on the wire (Chromium asks 127.0.0.1 for brotli) and the sha256 of what it decoded.
+TRACE_TYPES = """async () => {
+  const url = new URL(document.body.dataset.plotlyUrl, location.href).href;
+  const decoded = await (await fetch(url)).arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', decoded));
+  return {
+    drawn: [...new Set([...document.querySelectorAll('.js-plotly-plot')].flatMap((chart) => chart.data.map((t) => t.type ?? 'scatter')))],
+    served: Object.keys(Plotly.PlotSchema.get().traces),
+    on_the_wire: performance.getEntriesByName(url)[0].encodedBodySize,
+    sha256: [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join(''),
+  };
+}"""
 
 
 def post(server, path: str, body: dict) -> None:
@@ -69,3 +78,6 @@ def test_every_slide_fits_the_projector(browser, cached_server, screenshot_path,
     assert not watch.outside_requests, f"requests left localhost: {watch.outside_requests}"
     assert not found, f"{len(found)} slides that do not fit:\n" + "\n".join(found)
     assert {"bar", "heatmap", "scatter"} <= set(traces["drawn"]) <= set(traces["served"]), traces
+    build = plotly_build()
+    assert traces["on_the_wire"] == len(VENDOR.joinpath(build["encodings"]["br"]["file"]).read_bytes())
+    assert traces["sha256"] == build["sha256"], "the brotli copy does not decode to the recorded build"
