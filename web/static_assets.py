@@ -3,6 +3,8 @@
 - the JavaScript as one file per page: the ES modules in `static/js/` bundled (web/bundle.py), so
   a page asks for one script instead of a chain of modules, each found only once its importer
   has arrived;
+- the stylesheets as one file: a page waits for every stylesheet before it paints, and a phone
+  on the hall's Wi-Fi pays a round trip for each beyond the few it asks for at once;
 - every file at a URL that carries a hash of its content (`/assets/css/deck.3f2a91c0b7d4.css`),
   cached by browsers for a year as immutable: a repeat visit asks the server for none of them,
   and an edited file gets a new URL;
@@ -25,8 +27,13 @@ from web.bundle import bundle
 
 bp = Blueprint("static_assets", __name__)
 
-# A page's script: the bundle of its entry module. `flask export` writes the same bundles.
-ENTRY_POINTS = {"js/main.bundle.js": "js/main.js", "js/presenter.bundle.js": "js/presenter/main.js"}
+# A page's script: the bundle of its entry module.
+SCRIPTS = {"js/main.bundle.js": "js/main.js", "js/presenter.bundle.js": "js/presenter/main.js"}
+# The pages' stylesheet: these files joined, in this order (none has a relative url() or an @import).
+STYLESHEETS = {"css/deck.bundle.css": ("css/deck.css", "css/polls.css", "css/questions.css",
+                                       *(f"css/demos/{group}.css" for group in ("memory", "attention", "speed", "finale", "recap")))}
+# Every bundle, served and written by `flask export` alike.
+ENTRY_POINTS = {**SCRIPTS, **STYLESHEETS}
 HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{12})(?P<suffix>\.[a-z0-9]+)$")
 
 
@@ -46,9 +53,9 @@ class Assets:
         self.lock = threading.Lock()
 
     def sources(self, name: str) -> list[Path]:
-        if name in ENTRY_POINTS:  # a bundle depends on every module (a cheap, safe over-estimate)
+        if name in SCRIPTS:  # a bundle depends on every module (a cheap, safe over-estimate)
             return sorted((self.static_dir / "js").rglob("*.js"))
-        return [self.static_dir / name]
+        return [self.static_dir / part for part in STYLESHEETS.get(name, (name,))]
 
     def get(self, name: str, check_for_edits: bool = False) -> Asset:
         asset = self.built.get(name)
@@ -64,8 +71,10 @@ class Assets:
 
     def build(self, name: str) -> Asset:
         path = self.static_dir / name
-        if name in ENTRY_POINTS:
-            raw = bundle(self.static_dir / ENTRY_POINTS[name], self.static_dir).encode()
+        if name in SCRIPTS:
+            raw = bundle(self.static_dir / SCRIPTS[name], self.static_dir).encode()
+        elif name in STYLESHEETS:
+            raw = b"\n".join(part.read_bytes() for part in self.sources(name))
         elif path.resolve().is_relative_to(self.static_dir.resolve()) and path.is_file():
             raw = path.read_bytes()
         else:
