@@ -241,6 +241,7 @@ def test_every_poll_slide_reads_from_the_hall_and_the_banner_covers_no_control(o
         found += poll_problems(lecturer, slide)  # before: the question and the lecturer's controls
 
         box.locator(".poll-open").click()
+        expect(box).to_have_attribute("data-open", "true")  # the server has opened it: a student may answer
         as_a_student(server, f"/api/polls/{slide.demo}/answer",
                      {"value": slide.poll.min} if slide.poll.kind == "number" else {"choice": 0})
         box.locator(".poll-counts").click()  # the tallest open poll: the answers drawn
