@@ -143,6 +143,13 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
     steps = widget.locator('.demo-params [name="steps"]').input_value()
     expect(shared.locator('#slide-recall_vs_length .demo-params [name="steps"]')).to_have_value(steps)
 
+    # Opened again to ask once more: the last verdict leaves every screen, hidden and gone from the page.
+    press(lecturer, "#slide-recall_vs_length .poll-open")
+    for page in [lecturer, *students]:
+        expect(page.locator("#slide-recall_vs_length .poll")).to_have_attribute("data-open", "true")
+        expect(page.locator("#slide-recall_vs_length .poll-outcome")).to_be_hidden()
+        expect(page.locator("#slide-recall_vs_length .poll-outcome")).to_have_text("")
+
 
 def test_slide_one_shows_a_scannable_join_code(open_page, screenshot_path):
     page = open_page("/slides/1")
@@ -198,6 +205,7 @@ def expect_no_result(page) -> None:
     expect(widget.locator(".demo-summary")).to_have_text("")
     expect(widget.locator(".demo-badge")).not_to_contain_text("on cpu")
     expect(page.locator("#slide-recall_vs_length .poll-outcome")).to_be_hidden()
+    expect(page.locator("#slide-recall_vs_length .poll-outcome")).to_have_text("")  # not even in the page
 
 
 def expect_kept_from(student) -> None:

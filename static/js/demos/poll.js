@@ -237,8 +237,11 @@ export class PollBox {
     else this.hideOutcome();
   }
 
+  // Emptied too, not only hidden: a poll opened again keeps its last verdict from the page (and from a
+  // screen reader) until the next one is drawn.
   hideOutcome() {
     this.outcome.hidden = true;
+    this.outcome.replaceChildren();
     this.element.dataset.judged = "false";
   }
 
