@@ -13,9 +13,7 @@ student's phone at 390×844 that joined through /join.
 The server's cache holds each poll slide's tiny run as its default run (tests/demos/tiny.py), so Run
 at the slide's settings shows it at once. Screenshots: artifacts/screenshots/kept-*.png.
 """
-import json
 import re
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
@@ -23,7 +21,7 @@ from playwright.sync_api import expect
 from engine import Engine
 from slides import load_deck
 from tests.browser import number_poll, questions
-from tests.browser.classroom import TOKEN, lead_the_class
+from tests.browser.classroom import TOKEN, as_lecturer, lead_the_class
 from tests.browser.legibility import MIN_PX
 from tests.browser.widget import TRAINED, set_params
 from tests.deck import slide_path
@@ -82,12 +80,6 @@ def server(tmp_path_factory):
         cache_as_default(engine, slide.demo, lambda result: result.update(params=defaults))
     with LiveServer(cache, env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
         yield live
-
-
-def as_lecturer(server, path: str, body: dict, token: bool = True) -> None:
-    headers = {"Content-Type": "application/json", **({"X-Instructor-Token": TOKEN} if token else {})}
-    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), headers=headers)
-    urllib.request.urlopen(request).close()
 
 
 def as_a_student(server, path: str, body: dict) -> None:

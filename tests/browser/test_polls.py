@@ -11,13 +11,12 @@ The server's cache holds a tiny run as the slide's default (the poll's own run, 
 tests/browser/test_poll_keeps_its_word.py), so Run at the slide's settings shows it at once."""
 import json
 import re
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from engine import Engine
-from tests.browser.classroom import TOKEN, lead_the_class
+from tests.browser.classroom import TOKEN, as_lecturer, lead_the_class
 from tests.browser.widget import TRAINED, set_params
 from tests.deck import slide_path
 from tests.demos.tiny import cache_as_default
@@ -38,12 +37,6 @@ def server(tmp_path_factory):
     cache_as_default(engine, "recall_vs_length", lambda result: result.update(params=defaults))
     with LiveServer(cache, env={"FLASK_INSTRUCTOR_TOKEN": TOKEN}) as live:
         yield live
-
-
-def as_lecturer(server, path: str, body: dict) -> None:
-    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", "X-Instructor-Token": TOKEN})
-    urllib.request.urlopen(request).close()
 
 
 @pytest.fixture(autouse=True)
