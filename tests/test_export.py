@@ -1,4 +1,5 @@
 """`flask export`: a static copy for students with every slide, the assets and the frozen results (no speaker notes)."""
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -7,6 +8,7 @@ import pytest
 
 from app import create_app
 from slides import load_deck
+from web.assets import plotly_build
 from web.bundle import BundleError, bundle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +34,8 @@ def test_the_export_holds_every_slide_and_the_assets_but_no_notes(exported):
         assert first_sentence not in html, "a student's copy has no speaker notes"
     assert 'data-url="#/5"' in html and 'href="#/13"' in html  # slides work without a server
     assert 'src="static/js/main.bundle.js"' in html and 'type="module"' not in html  # modules do not load from disk
-    assert 'data-plotly-url="vendor/plotly.min.js"' in html and (out / "vendor" / "plotly.min.js").stat().st_size > 1_000_000
+    assert 'data-plotly-url="vendor/plotly.min.js"' in html  # the deck's own build, whole
+    assert hashlib.sha256((out / "vendor" / "plotly.min.js").read_bytes()).hexdigest() == plotly_build()["sha256"]
     assert "/api/" not in html, "a static copy calls no server"
     for asset in ["static/css/deck.css", "static/js/main.bundle.js", "static/js/presenter.bundle.js", "presenter.html"]:
         assert (out / asset).is_file(), asset
