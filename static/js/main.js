@@ -79,5 +79,6 @@ deck.root.addEventListener("click", (event) => {
 
 window.greatShift = { deck, demos, follow, polls, pointer }; // for the browser console and the tests
 
-// Once the page is up and painted, download the chart library in the background, ready for the first chart.
-window.addEventListener("load", () => afterNextPaint(1000).then(fetchPlotly), { once: true });
+// Once the slide is painted, download the chart library in the background, ready for the first chart
+// (not at the page's load event: on a phone on slow Wi-Fi that came a tenth of a second later still).
+afterNextPaint(1000).then(fetchPlotly);

@@ -62,9 +62,19 @@ export class LongerRun {
     this.button.hidden = false;
   }
 
+  // Asks the server for the prepared run now, beside the slide's other questions, for openOnCarried.
+  ask() {
+    this.asked ??= this.fetch();
+  }
+
+  // The answer asked for is not wanted after all (the slide follows a job instead).
+  forget() {
+    this.asked = null;
+  }
+
   // The slide opens on a run carried in from another machine, if there is one; whether it did.
   async openOnCarried() {
-    this.asked = this.fetch(); // asked once: the default shown next, if not this, offers what it found
+    this.ask(); // asked once: the default shown next, if not this, offers what it found
     const result = await this.asked;
     const widget = this.widget;
     if (!result?.carried || widget.result || widget.busy) return false;
