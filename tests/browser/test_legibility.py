@@ -1,6 +1,8 @@
 """Every slide's result, drawn from the cache (the closing slide: the recap of those results), read at
-the sizes the class uses: a 1600×900 laptop, the 1024×768 projector and a 390×844 phone. No chart text is under 16 on-screen pixels, no two texts
-overlap, and none is cut off by its chart or the screen (how each is measured: tests/browser/legibility.py).
+the sizes the class uses: a 1600×900 laptop and a 390×844 phone here; the 1024×768 and 1280×720
+projectors in test_whole_slides, which moves through the slides at those sizes anyway. No chart text is
+under 16 on-screen pixels, no two texts overlap, and none is cut off by its chart or the screen (how
+each is measured: tests/browser/legibility.py).
 
 The results are computed first on tiny settings, into a cache the whole-slide tests share
 (tests/browser/cached_results.py), stored under each demo's defaults too: one page per size is moved
@@ -15,7 +17,7 @@ from tests.browser.cached_results import DRAWN, PARAMS, SETTLED, address, open_d
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
 
-SIZES = {"1600x900": (1600, 900), "1024x768": (1024, 768), "390x844": (390, 844)}
+SIZES = {"1600x900": (1600, 900), "390x844": (390, 844)}
 DECK = load_deck()
 
 

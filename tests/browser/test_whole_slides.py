@@ -2,7 +2,9 @@
 result with nothing inside the slide scrolled, every chart and the summary wholly on screen, and no
 part of the slide off it (how each is measured: tests/browser/fit.py). A slide with a poll is looked at
 as the class sees it before the demo (the poll not opened yet), after it (closed, its outcome beside
-the result) and while the class answers (open: the tallest poll).
+the result) and while the class answers (open: the tallest poll). Before the demo, each slide's result
+is also read as a hall reads it (tests/browser/legibility.py, as test_legibility does at a laptop's and
+a phone's size): the same page, so the projector's sizes cost one sweep each, not two.
 
 One page per size, moved from slide to slide as the lecturer does, on the server with tiny cached
 results that the legibility test shares (tests/browser/cached_results.py).
@@ -16,6 +18,7 @@ import pytest
 from slides import load_deck
 from tests.browser.cached_results import open_deck, show
 from tests.browser.fit import fit_problems
+from tests.browser.legibility import measure, problems
 from web.assets import VENDOR, plotly_build
 
 SIZES = {"1024x768": (1024, 768), "1280x720": (1280, 720)}
@@ -70,13 +73,15 @@ def test_every_slide_fits_the_projector(browser, cached_server, screenshot_path,
                 page.screenshot(path=screenshot_path(name + ".png"))
                 where = f"slide {slide.n} ({slide.demo})" + (f", poll {poll}" if slide.poll else "")
                 found += [f"{where} at {size}: {problem}" for problem in fit_problems(page, f"slide-{slide.demo}")]
+                if poll == "before":
+                    found += [f"{where} at {size}: {problem}" for problem in problems(*measure(page, f"slide-{slide.demo}"))]
         traces = page.evaluate(TRACE_TYPES)
     finally:
         set_polls(cached_server, "before")  # as the other tests of this server expect them
         context.close()
     assert not watch.errors, watch.errors
     assert not watch.outside_requests, f"requests left localhost: {watch.outside_requests}"
-    assert not found, f"{len(found)} slides that do not fit:\n" + "\n".join(found)
+    assert not found, f"{len(found)} slides that do not fit or cannot be read:\n" + "\n".join(found)
     assert {"bar", "heatmap", "scatter"} <= set(traces["drawn"]) <= set(traces["served"]), traces
     build = plotly_build()
     assert traces["on_the_wire"] == len(VENDOR.joinpath(build["encodings"]["br"]["file"]).read_bytes())
