@@ -12,3 +12,11 @@ def slide_number(demo_id: str) -> int:
 
 def slide_path(demo_id: str) -> str:
     return f"/slides/{slide_number(demo_id)}"
+
+
+SLIDES = len(LECTURE)  # how many slides the deck has
+
+
+def counter(demo_id: str, offset: int = 0) -> str:
+    """The deck's on-screen counter on demo_id's slide, or `offset` slides from it: "3 / 13"."""
+    return f"{slide_number(demo_id) + offset} / {SLIDES}"

@@ -10,7 +10,7 @@ import pytest
 from app import create_app
 from slides import load_deck
 from web.assets import plotly_build
-from tests.deck import LECTURE
+from tests.deck import LECTURE, SLIDES, slide_number, slide_path
 
 ROOT = Path(__file__).resolve().parent.parent
 # A URL that names another host. The SVG/XML namespace names are identifiers, not requests.
@@ -24,8 +24,8 @@ def test_every_slide_has_its_own_page(client, slide):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert f"<title>{escape(slide.title)} · The Great Shift</title>" in html
-    # All 13 slides come with the page, so moving on needs no request; only slide n is shown.
-    assert html.count('<section class="slide') == 13
+    # All the slides come with the page, so moving on needs no request; only slide n is shown.
+    assert html.count('<section class="slide') == SLIDES
     shown = re.findall(r'<section [^>]*data-n="(\d+)"(?:(?!hidden)[^>])*>', html)
     assert shown == [str(n)]
     assert f'data-demo="{demo}"' in html
@@ -35,19 +35,19 @@ def escape(text):
     return text.replace("&", "&amp;").replace("'", "&#39;").replace('"', "&#34;")
 
 
-def test_the_root_opens_slide_one(client):
+def test_the_root_opens_the_first_slide(client):
     html = client.get("/").get_data(as_text=True)
-    assert 'data-current="1"' in html
+    assert f'data-current="{slide_number(LECTURE[0])}"' in html
     assert "<title>The Great Shift: From LSTMs to Transformers · The Great Shift</title>" in html
 
 
-@pytest.mark.parametrize("path", ["/slides/0", "/slides/14", "/slides/abc", "/slides/-1", "/slides/1.5", "/nowhere"])
-def test_a_missing_slide_is_a_404_page_that_links_to_slide_one(client, path):
+@pytest.mark.parametrize("path", ["/slides/0", f"/slides/{SLIDES + 1}", "/slides/abc", "/slides/-1", "/slides/1.5", "/nowhere"])
+def test_a_missing_slide_is_a_404_page_that_links_to_the_first_slide(client, path):
     response = client.get(path)
     assert response.status_code == 404
     assert response.mimetype == "text/html"
     html = response.get_data(as_text=True)
-    assert 'href="/slides/1"' in html
+    assert f'href="{slide_path(LECTURE[0])}"' in html
     assert "Traceback" not in html
 
 
@@ -81,14 +81,15 @@ def test_speaker_notes_reach_the_instructor_only(tmp_path):
     app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "INSTRUCTOR_TOKEN": "s3cret"})
     client = app.test_client()
     deck = load_deck(ROOT / "slides")
-    a_note = re.sub(r"<[^>]+>", "", deck[2].notes_html).split(".")[0]
-    for path in [f"/slides/{n}" for n in range(1, 14)] + ["/presenter"]:
+    n = slide_number("amnesia")
+    a_note = re.sub(r"<[^>]+>", "", deck[n - 1].notes_html).split(".")[0]
+    for path in [slide_path(demo_id) for demo_id in LECTURE] + ["/presenter"]:
         assert a_note not in client.get(path).get_data(as_text=True), f"{path} carries speaker notes"
     refused = client.get("/api/notes")
     assert refused.status_code == 403 and "instructor" in refused.get_json()["error"]
     assert client.get("/api/notes", headers={"X-Instructor-Token": "guess"}).status_code == 403
     notes = client.get("/api/notes", headers={"X-Instructor-Token": "s3cret"}).get_json()["notes"]
-    assert len(notes) == 13 and notes["3"] == deck[2].notes_html
+    assert len(notes) == SLIDES and notes[str(n)] == deck[n - 1].notes_html
 
 
 def test_the_instructor_sees_how_many_students_have_the_follow_stream_open(tmp_path):
@@ -123,7 +124,7 @@ class AssetLinks(HTMLParser):
 
 
 def test_nothing_served_points_at_another_host(client):
-    pages = [f"/slides/{n}" for n in range(1, 14)] + ["/presenter", "/slides/99"]
+    pages = [slide_path(demo_id) for demo_id in LECTURE] + ["/presenter", "/slides/99"]
     to_check = set(pages)
     for page in pages:
         parser = AssetLinks()

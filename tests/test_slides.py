@@ -8,16 +8,16 @@ from demos import DEMOS
 from slides import RECAP, DeckCache, SlideError, demo_ids, load_deck, render_markdown, split_notes
 from tests.deck import LECTURE
 
-def test_the_deck_has_the_thirteen_slides_in_order_each_named_for_its_demo():
+def test_the_deck_has_the_lectures_slides_in_order_each_named_for_its_demo():
     deck = load_deck()
     assert [s.demo for s in deck] == LECTURE
-    assert [s.n for s in deck] == list(range(1, 14))
+    assert [s.n for s in deck] == list(range(1, len(LECTURE) + 1))
     assert all(s.title for s in deck)
 
 
 def test_the_deck_ends_on_the_recap_and_every_other_slide_runs_a_demo_that_exists():
     deck = load_deck()
-    assert len(deck) == 13
+    assert len(deck) == len(LECTURE)
     assert deck[-1].is_recap and not any(slide.is_recap for slide in deck[:-1])
     assert demo_ids(deck) == [slide.demo for slide in deck[:-1]]
     assert all(demo in DEMOS for demo in demo_ids(deck)), sorted(set(demo_ids(deck)) - set(DEMOS))

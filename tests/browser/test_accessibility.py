@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
 from tests.browser.widget import TRAINED, set_params
-from tests.deck import slide_path
+from tests.deck import counter, slide_path
 
 
 def focused(page) -> str:
@@ -43,7 +43,7 @@ def test_the_help_overview_and_instructor_dialogs_are_accessible_and_left_with_e
         expect(page.locator(dialog)).to_be_hidden()
         assert page.evaluate("() => document.activeElement.id") == "slide-amnesia", "the focus came back"
         assert not page.evaluate("() => document.querySelector('.viewport').inert")
-    expect(page.locator(".counter")).to_have_text("3 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("amnesia"))
 
 
 def test_every_control_of_the_instructor_panel_is_reached_by_tab(open_page):
@@ -107,12 +107,12 @@ def test_a_keyboard_alone_runs_the_amnesia_test_with_its_own_settings(open_page)
     page.keyboard.press("Enter")  # presses Run (Space would move the deck); the deck stays put
     expect(widget.locator(".demo-badge")).to_contain_text("trained just now on cpu", timeout=TRAINED)
     expect(widget.locator(".amnesia-budget")).to_contain_text("seeds 2 · cpu")
-    expect(page.locator(".counter")).to_have_text("3 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("amnesia"))
     expect(widget.locator(".demo-run")).to_have_text("Rerun")
     expect(widget.locator(".demo-run")).to_be_focused()  # the focus back where the run started, not on the page
 
 
-def test_a_keyboard_alone_reaches_the_sentence_and_settings_of_slide_8(open_page):
+def test_a_keyboard_alone_reaches_the_sentence_and_settings_of_the_attention_matrix_slide(open_page):
     page = open_page(slide_path("attention_matrix"))
     widget = page.locator("#slide-attention_matrix .demo")
     page.locator("#slide-attention_matrix").focus()
@@ -137,7 +137,7 @@ def test_a_keyboard_alone_reaches_the_sentence_and_settings_of_slide_8(open_page
     expect(widget.locator(".demo-run")).to_be_focused()
     page.keyboard.press("Enter")  # Run, from the keyboard
     expect(widget.locator(".demo-badge")).to_contain_text("on cpu", timeout=TRAINED)
-    expect(page.locator(".counter")).to_have_text("8 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("attention_matrix"))
 
 
 def test_the_generation_prompt_runs_from_the_keyboard(open_page):
@@ -188,7 +188,7 @@ def test_first_paint_and_moving_between_slides_never_wait_for_plotly(open_page):
     page.reload()  # a visit on which Plotly never arrives
     page.wait_for_function("() => window.greatShift !== undefined")
     assert page.evaluate("() => window.Plotly === undefined")
-    for expected in ("2 / 13", "3 / 13"):
+    for expected in (counter("system_check", 1), counter("system_check", 2)):
         page.keyboard.press("ArrowRight")
         expect(page.locator(".counter")).to_have_text(expected)
     assert page.evaluate("() => performance.getEntriesByName('first-contentful-paint').length") == 1

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser.classroom import TOKEN, lead_the_class
 from tests.browser.widget import TRAINED
-from tests.deck import slide_path
+from tests.deck import LECTURE, counter, slide_number, slide_path
 from tests.live_server import LiveServer
 
 @pytest.fixture(scope="module")
@@ -39,17 +39,17 @@ def test_the_presenter_view_shows_notes_and_next_slide_and_moves_with_the_deck(o
     presenter = popup.value
     expect(presenter.locator(".presenter-title")).to_have_text("The Two Flaws of the LSTM")
     expect(presenter.locator(".presenter-notes")).to_contain_text("gradient")
-    expect(presenter.locator(".presenter-preview h3")).to_have_text("3. The Amnesia Test")
+    expect(presenter.locator(".presenter-preview h3")).to_have_text(f"{slide_number('amnesia')}. The Amnesia Test")
     expect(presenter.locator(".presenter-elapsed")).to_have_text(re.compile(r"^00:00:\d\d$"))  # counting from zero since it opened
 
     page.keyboard.press("ArrowRight")  # the slides window moves the presenter
     expect(presenter.locator(".presenter-title")).to_have_text("The Amnesia Test")
-    expect(presenter.locator(".presenter-preview h3")).to_have_text("4. Is It Really Amnesia? A Fair Fight")
+    expect(presenter.locator(".presenter-preview h3")).to_have_text(f"{slide_number('recall_vs_length')}. Is It Really Amnesia? A Fair Fight")
 
     presenter.keyboard.press("ArrowRight")  # and the presenter window moves the slides
-    expect(page.locator(".counter")).to_have_text("4 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("signal_decay", 2))
     presenter.keyboard.press("End")
-    expect(page.locator(".counter")).to_have_text("13 / 13")
+    expect(page.locator(".counter")).to_have_text(counter(LECTURE[-1]))
     expect(presenter.locator(".presenter-preview")).to_have_text("This is the last slide.")
     presenter.keyboard.press("b")  # blanks the audience's screen
     expect(page.locator(".blank")).to_be_visible()
@@ -88,17 +88,17 @@ def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server
     for _ in range(4):
         lecturer.keyboard.press("ArrowRight")
     for student in students:
-        expect(student.locator(".counter")).to_have_text("5 / 13", timeout=10_000)
+        expect(student.locator(".counter")).to_have_text(counter("system_check", 4), timeout=10_000)
         expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
 
     leaver, stayer = students
     leaver.keyboard.press("ArrowRight")  # browsing on their own now
     expect(leaver.locator(".follow-rejoin")).to_be_visible()
     lecturer.keyboard.press("Home")
-    expect(stayer.locator(".counter")).to_have_text("1 / 13", timeout=10_000)
-    expect(leaver.locator(".counter")).to_have_text("6 / 13")
+    expect(stayer.locator(".counter")).to_have_text(counter(LECTURE[0]), timeout=10_000)
+    expect(leaver.locator(".counter")).to_have_text(counter("system_check", 5))
     leaver.keyboard.press("r")
-    expect(leaver.locator(".counter")).to_have_text("1 / 13", timeout=10_000)
+    expect(leaver.locator(".counter")).to_have_text(counter(LECTURE[0]), timeout=10_000)
 
     # The lecturer's demo result reaches the students, who run nothing themselves.
     lecturer.locator("#slide-system_check .demo-run").click()
@@ -110,7 +110,7 @@ def test_students_follow_the_lecturer_and_can_leave_and_rejoin(open_page, server
     lecturer.keyboard.press("ArrowRight")
     lecturer.keyboard.press("ArrowRight")
     stayer.reload()
-    expect(stayer.locator(".counter")).to_have_text("3 / 13", timeout=10_000)
+    expect(stayer.locator(".counter")).to_have_text(counter(LECTURE[0], 2), timeout=10_000)
 
 
 def test_the_presenter_counts_the_students_following(open_page, server, browser):
@@ -144,17 +144,19 @@ def test_only_the_instructor_token_moves_the_class(server, open_page):
         except urllib.error.HTTPError as error:
             return error.code
 
-    assert post({"on": True, "n": 7}) == 403  # localhost alone is not enough once a token is set
-    assert post({"on": True, "n": 7}, token="wrong") == 403
-    assert post({"on": True, "n": 7}, token=TOKEN) == 200
+    n = slide_number("attention_web")
+    assert post({"on": True, "n": n}) == 403  # localhost alone is not enough once a token is set
+    assert post({"on": True, "n": n}, token="wrong") == 403
+    assert post({"on": True, "n": n}, token=TOKEN) == 200
     student = open_page(slide_path("system_check"))
     student.watch.expect_error("status of 403")
-    expect(student.locator(".counter")).to_have_text("7 / 13", timeout=10_000)
-    status = student.evaluate("""() => fetch('/api/follow', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                                                             body: JSON.stringify({n: 2})}).then(r => r.status)""")
+    expect(student.locator(".counter")).to_have_text(counter("attention_web"), timeout=10_000)
+    status = student.evaluate("""(n) => fetch('/api/follow', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                              body: JSON.stringify({n})}).then(r => r.status)""",
+                              slide_number("signal_decay"))
     assert status == 403
     with urllib.request.urlopen(server.url + "/api/follow") as response:
-        assert json.load(response)["n"] == 7
+        assert json.load(response)["n"] == n
     assert post({"on": False}, token=TOKEN) == 200
 
 

@@ -1,4 +1,4 @@
-"""The demo widget in a real browser: run the slide-1 demo, watch it finish, reload and restart
+"""The demo widget in a real browser: run the system check's demo, watch it finish, reload and restart
 and still have it, and see bad input explained in the widget."""
 import re
 
@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from engine import Engine
 from tests.browser.a11y import expect_accessible
 from tests.browser.watch import PageWatch, watched_page
-from tests.deck import slide_path
+from tests.deck import LECTURE, counter, slide_path
 from tests.live_server import LiveServer
 
 
@@ -41,7 +41,7 @@ def demo(page, demo_id):
     return page.locator(f"#slide-{demo_id} .demo")
 
 
-def test_system_check_runs_from_slide_one_and_shows_its_result(fresh_page, screenshot_path):
+def test_system_check_runs_on_its_slide_and_shows_its_result(fresh_page, screenshot_path):
     page = fresh_page
     widget = demo(page, "system_check")
     expect(widget.locator(".demo-run")).to_have_text("Run")
@@ -55,14 +55,14 @@ def test_system_check_runs_from_slide_one_and_shows_its_result(fresh_page, scree
     expect(widget.locator(".js-plotly-plot")).to_have_count(1)
     expect(widget.locator(".js-plotly-plot .bars .point")).to_have_count(3)
     expect(widget.locator(".demo-summary")).to_contain_text("matrix product took")
-    expect(widget.locator(".cache-status-heading")).to_have_text("Demos in this deck: 1 of 12 cached")
+    expect(widget.locator(".cache-status-heading")).to_have_text(f"Demos in this deck: 1 of {len(LECTURE) - 1} cached")
     expect(widget.locator('.cache-chip[data-state="cached"]')).to_have_count(1)
     expect(widget.locator(".demo-run")).to_have_text("Rerun")
     expect_accessible(page)  # axe-core: no serious or critical violation, with the result drawn
     page.screenshot(path=screenshot_path("slide-01-system-check.png"))
     # The button keeps focus, but the arrow keys still move the deck.
     page.keyboard.press("ArrowRight")
-    expect(page.locator(".counter")).to_have_text("2 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("system_check", 1))
 
 
 def test_a_reload_shows_the_cached_result_without_pressing_run(open_page):
@@ -90,7 +90,7 @@ def test_a_bad_setting_is_explained_in_the_widget_and_runs_nothing(open_page):
     size = widget.locator('input[name="size"]')
     size.fill("5")
     page.keyboard.press("ArrowRight")  # typing in a field never moves the deck
-    expect(page.locator(".counter")).to_have_text("1 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("system_check"))
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-error")).to_have_text("size: enter a whole number between 64 and 2,048; 5 is too small")
     expect(size).to_have_attribute("aria-invalid", "true")
@@ -123,7 +123,7 @@ def test_a_restarted_server_still_has_the_result(browser, tmp_path):
     first = LiveServer(cache).start()
     try:
         page = browser.new_page()
-        page.goto(first.url + "/slides/1")
+        page.goto(first.url + slide_path("system_check"))
         page.locator("#slide-system_check .demo-run").click()
         expect(page.locator("#slide-system_check .demo-badge")).to_contain_text("trained just now", timeout=60_000)
         page.close()
@@ -134,7 +134,7 @@ def test_a_restarted_server_still_has_the_result(browser, tmp_path):
         watch = PageWatch(second.url)
         page = browser.new_page()
         page.on("console", watch.on_console)
-        page.goto(second.url + "/slides/1")
+        page.goto(second.url + slide_path("system_check"))
         expect(page.locator("#slide-system_check .demo-badge")).to_contain_text("cached · computed on cpu")
         assert not watch.errors
         page.close()

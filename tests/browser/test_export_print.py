@@ -7,8 +7,8 @@ from playwright.sync_api import expect
 
 from app import create_app
 from tests.browser.watch import watched_page
-from slides import load_deck
-from tests.deck import slide_path
+from slides import RECAP, load_deck
+from tests.deck import LECTURE, SLIDES, counter, slide_number, slide_path
 
 
 @pytest.fixture(scope="module")
@@ -41,25 +41,25 @@ def test_the_export_opens_from_disk_and_shows_a_frozen_chart(browser, export_dir
     page.screenshot(path=screenshot_path("export-slide-01.png"))
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    expect(page.locator(".counter")).to_have_text("3 / 13")
-    assert page.url.endswith("index.html#/3")
+    expect(page.locator(".counter")).to_have_text(counter("system_check", 2))
+    assert page.url.endswith(f"index.html#/{slide_number('system_check') + 2}")
     page.reload()
-    expect(page.locator(".counter")).to_have_text("3 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("system_check", 2))
     assert not watch.errors and not watch.outside_requests
     page.context.close()
 
 
 def test_the_exported_copy_shows_the_slide_its_address_names(browser, export_dir):
     page, watch = open_file(browser, export_dir / "index.html")
-    expect(page.locator(".counter")).to_have_text("1 / 13")
-    page.evaluate("() => { location.hash = '#/7'; }")  # as typed into the address bar
-    expect(page.locator(".counter")).to_have_text("7 / 13")
-    expect(page.locator(".slide:visible .slide-title")).to_have_text(load_deck()[6].title)
-    page.goto((export_dir / "index.html").as_uri() + "#/11")  # a link to a slide, opened afresh
-    expect(page.locator(".slide:visible .slide-title")).to_have_text(load_deck()[10].title)
+    expect(page.locator(".counter")).to_have_text(counter(LECTURE[0]))
+    page.evaluate("n => { location.hash = `#/${n}`; }", slide_number("attention_web"))  # as typed into the address bar
+    expect(page.locator(".counter")).to_have_text(counter("attention_web"))
+    expect(page.locator(".slide:visible .slide-title")).to_have_text(load_deck()[slide_number("attention_web") - 1].title)
+    page.goto((export_dir / "index.html").as_uri() + f"#/{slide_number('generation')}")  # a link to a slide, opened afresh
+    expect(page.locator(".slide:visible .slide-title")).to_have_text(load_deck()[slide_number("generation") - 1].title)
     page.go_back()
-    expect(page.locator(".counter")).to_have_text("7 / 13")
-    page.evaluate("() => { location.hash = '#/13'; }")  # the closing slide: its recap frozen into the page
+    expect(page.locator(".counter")).to_have_text(counter("attention_web"))
+    page.evaluate("n => { location.hash = `#/${n}`; }", slide_number(RECAP))  # the closing slide: its recap frozen into the page
     recap = page.locator("#slide-recap")
     expect(recap.locator(".recap-row").first).to_be_visible()
     expect(recap.locator(".recap-row")).to_have_count(recap.locator(".recap-missing").count())  # none measured here
@@ -74,11 +74,11 @@ def test_the_print_view_has_one_page_per_slide_with_charts(open_page, tmp_path):
     expect(page.locator("#slide-system_check .demo-badge")).to_contain_text("on cpu", timeout=60_000)
     page.goto(page.url + "?print")
     expect(page.locator("#slide-system_check .js-plotly-plot .bars .point")).to_have_count(3)
-    expect(page.locator(".slide:visible")).to_have_count(13)
+    expect(page.locator(".slide:visible")).to_have_count(SLIDES)
     expect(page.locator("#slide-recap .recap-row").first).to_be_visible()  # the closing slide prints its recap
     expect(page.locator("#slide-recap .print-unmeasured")).to_have_count(0)  # it has no demo of its own to measure
     pdf = page.pdf(prefer_css_page_size=True, print_background=True)
-    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 13  # one page per slide: none blank, none spilled
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == SLIDES  # one page per slide: none blank, none spilled
 
 
 def test_the_print_says_which_demos_are_not_measured_and_shows_no_key_hints(open_page):

@@ -6,7 +6,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.deck import slide_number, slide_path
+from tests.deck import LECTURE, SLIDES, counter, slide_number, slide_path
 from tests.live_server import ROOT
 
 SITE = " · The Great Shift"
@@ -19,54 +19,57 @@ def titles(server):
 
 
 def expect_slide(page, n, titles):
-    expect(page.locator(".counter")).to_have_text(f"{n} / 13")
+    expect(page.locator(".counter")).to_have_text(f"{n} / {SLIDES}")
     expect(page).to_have_url(re.compile(rf"/slides/{n}$"))
     expect(page).to_have_title(titles[n] + SITE)
     expect(page.locator(f".slide[data-n=\"{n}\"]")).to_be_visible()
     assert page.locator(".slide:visible").count() == 1
 
 
-def test_arrow_right_walks_through_all_thirteen_slides(open_page, titles):
-    page = open_page(slide_path("system_check"))
-    expect(page.locator(".counter")).to_have_text("1 / 13")
-    for n in range(2, 14):
+def test_arrow_right_walks_through_all_the_slides(open_page, titles):
+    page = open_page(slide_path(LECTURE[0]))
+    expect(page.locator(".counter")).to_have_text(counter(LECTURE[0]))
+    for demo_id in LECTURE[1:]:
         page.keyboard.press("ArrowRight")
-        expect_slide(page, n, titles)
+        expect_slide(page, slide_number(demo_id), titles)
     page.keyboard.press("ArrowRight")  # nothing after the last slide
-    expect_slide(page, 13, titles)
+    expect_slide(page, slide_number(LECTURE[-1]), titles)
 
 
 def test_the_other_next_and_previous_keys(open_page, titles):
     page = open_page(slide_path("index_lookup"))
-    for key, n in [("PageDown", 6), ("Space", 7), ("n", 8), ("PageUp", 7), ("Shift+Space", 6), ("p", 5), ("ArrowLeft", 4)]:
+    start = slide_number("index_lookup")
+    for key, offset in [("PageDown", 1), ("Space", 2), ("n", 3), ("PageUp", 2), ("Shift+Space", 1), ("p", 0), ("ArrowLeft", -1)]:
         page.keyboard.press(key)
-        expect_slide(page, n, titles)
+        expect_slide(page, start + offset, titles)
 
 
 def test_home_end_and_go_to_slide(open_page, titles):
     page = open_page(slide_path("recall_vs_length"))
     page.keyboard.press("End")
-    expect_slide(page, 13, titles)
+    expect_slide(page, slide_number(LECTURE[-1]), titles)
     page.keyboard.press("Home")
-    expect_slide(page, 1, titles)
+    expect_slide(page, slide_number(LECTURE[0]), titles)
     page.keyboard.press("g")
     expect(page.locator(".goto")).to_be_visible()
     expect(page.locator(".goto")).to_be_focused()  # a dialog: it has the focus, so a screen reader names it
-    page.keyboard.press("7")
+    page.keyboard.type(str(slide_number("attention_web")))
     page.keyboard.press("Enter")
     expect(page.locator(".goto")).to_be_hidden()
-    expect_slide(page, 7, titles)
+    expect_slide(page, slide_number("attention_web"), titles)
     # Two digits, and Escape cancels without moving.
+    two_digits = slide_number("context_scaling")
+    assert two_digits >= 10
     page.keyboard.press("g")
-    page.keyboard.type("12")
+    page.keyboard.type(str(two_digits))
     page.keyboard.press("Enter")
-    expect_slide(page, 12, titles)
+    expect_slide(page, two_digits, titles)
     page.keyboard.press("g")
-    page.keyboard.type("3")
+    page.keyboard.type(str(slide_number("amnesia")))
     page.keyboard.press("Escape")
     expect(page.locator(".goto")).to_be_hidden()
-    expect_slide(page, 12, titles)
-    expect(page.locator('.slide[data-n="12"]')).to_be_focused()  # the focus back where it was
+    expect_slide(page, two_digits, titles)
+    expect(page.locator(f'.slide[data-n="{two_digits}"]')).to_be_focused()  # the focus back where it was
 
 
 def test_the_progress_bar_grows_with_the_slide_number(open_page, titles):
@@ -76,9 +79,10 @@ def test_the_progress_bar_grows_with_the_slide_number(open_page, titles):
     page.keyboard.press("End")
     expect(bar).to_have_attribute("style", "width: 100%;")
     page.keyboard.press("g")
-    page.keyboard.type("7")
+    n = slide_number("attention_web")
+    page.keyboard.type(str(n))
     page.keyboard.press("Enter")
-    expect(bar).to_have_attribute("style", "width: 50%;")
+    expect(bar).to_have_attribute("style", f"width: {100 * (n - 1) / (SLIDES - 1):g}%;")
 
 
 def test_the_overview_jumps_by_click_and_by_keyboard(open_page, titles):
@@ -86,25 +90,25 @@ def test_the_overview_jumps_by_click_and_by_keyboard(open_page, titles):
     overview = page.locator(".overview")
     page.keyboard.press("o")
     expect(overview).to_be_visible()
-    expect(page.locator(".overview-card")).to_have_count(13)
-    expect(page.locator('.overview-card[aria-current="page"]')).to_have_attribute("data-n", "3")
-    page.locator('.overview-card[data-n="9"]').click()
+    expect(page.locator(".overview-card")).to_have_count(SLIDES)
+    expect(page.locator('.overview-card[aria-current="page"]')).to_have_attribute("data-n", str(slide_number("amnesia")))
+    page.locator(f'.overview-card[data-n="{slide_number("training_progression")}"]').click()
     expect(overview).to_be_hidden()
-    expect_slide(page, 9, titles)
+    expect_slide(page, slide_number("training_progression"), titles)
 
     page.keyboard.press("Escape")
     expect(overview).to_be_visible()
-    page.keyboard.press("ArrowRight")  # from 9 to 10
-    page.keyboard.press("ArrowDown")  # one row down: 15 does not exist, so the last card
+    page.keyboard.press("ArrowRight")  # to the next card
+    page.keyboard.press("ArrowDown")  # one row down: no card there, so the last card
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("Enter")
     expect(overview).to_be_hidden()
-    expect_slide(page, 12, titles)
+    expect_slide(page, slide_number(LECTURE[-1]) - 1, titles)  # the card left of the last
 
     page.keyboard.press("o")
     page.keyboard.press("Escape")  # closes without moving
     expect(overview).to_be_hidden()
-    expect_slide(page, 12, titles)
+    expect_slide(page, slide_number(LECTURE[-1]) - 1, titles)
 
 
 def test_the_help_overlay_lists_every_key_and_the_readme_agrees(open_page):
@@ -125,7 +129,7 @@ def test_the_help_overlay_lists_every_key_and_the_readme_agrees(open_page):
         label = row.split("\t")[-1].strip()
         assert label in readme, f"README's keyboard map lacks: {label}"
     page.keyboard.press("ArrowRight")  # no movement while the help is open
-    expect(page.locator(".counter")).to_have_text("2 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("signal_decay"))
     page.keyboard.press("Escape")
     expect(help_overlay).to_be_hidden()
     page.locator(".control-help").click()
@@ -138,7 +142,7 @@ def test_blank_screen_and_back(open_page):
         page.keyboard.press(key)
         expect(page.locator(".blank")).to_be_visible()
         page.keyboard.press("ArrowRight")  # nothing moves behind a blank screen
-        expect(page.locator(".counter")).to_have_text(f"{slide_number('attention_web')} / 13")
+        expect(page.locator(".counter")).to_have_text(counter("attention_web"))
         page.keyboard.press(key)
         expect(page.locator(".blank")).to_be_hidden()
 
@@ -153,17 +157,18 @@ def test_f_toggles_full_screen(open_page):
 
 def test_back_and_forward_buttons_and_reload(open_page, titles):
     page = open_page(slide_path("system_check"))
+    start = slide_number("system_check")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    expect_slide(page, 3, titles)
+    expect_slide(page, start + 2, titles)
     page.go_back()
-    expect_slide(page, 2, titles)
+    expect_slide(page, start + 1, titles)
     page.go_back()
-    expect_slide(page, 1, titles)
+    expect_slide(page, start, titles)
     page.go_forward()
-    expect_slide(page, 2, titles)
+    expect_slide(page, start + 1, titles)
     page.reload()
-    expect_slide(page, 2, titles)
+    expect_slide(page, start + 1, titles)
 
 
 def test_moving_between_slides_does_not_reload_the_page(open_page):
@@ -171,7 +176,7 @@ def test_moving_between_slides_does_not_reload_the_page(open_page):
     page.evaluate("() => { window.stillTheSamePage = true; }")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("End")
-    expect(page.locator(".counter")).to_have_text("13 / 13")
+    expect(page.locator(".counter")).to_have_text(counter(LECTURE[-1]))
     assert page.evaluate("() => window.stillTheSamePage") is True
 
 
@@ -202,7 +207,7 @@ def test_keys_typed_into_a_demo_field_stay_there_until_esc_hands_the_arrows_back
         touch(page, field)
         for key in ["ArrowRight", "ArrowLeft", "Space", "n", "End", "o", "?"]:
             page.keyboard.press(key)
-        expect(page.locator(".counter")).to_have_text("3 / 13")
+        expect(page.locator(".counter")).to_have_text(counter("amnesia"))
         expect(page.locator(".overview")).to_be_hidden()
         if field == "#s":
             page.keyboard.press("Escape")  # Space opened the menu's list: the first Esc closes it
@@ -210,30 +215,30 @@ def test_keys_typed_into_a_demo_field_stay_there_until_esc_hands_the_arrows_back
         expect(page.locator(field)).not_to_be_focused()
         expect(page.locator(".overview")).to_be_hidden()
         page.keyboard.press("ArrowRight")
-        expect(page.locator(".counter")).to_have_text("4 / 13")
+        expect(page.locator(".counter")).to_have_text(counter("amnesia", 1))
         page.keyboard.press("ArrowLeft")
-        expect(page.locator(".counter")).to_have_text("3 / 13")
+        expect(page.locator(".counter")).to_have_text(counter("amnesia"))
 
 
 def test_on_a_button_the_arrows_and_space_move_the_deck_and_enter_presses_it(open_page):
     page = open_page(slide_path("amnesia"))
     add_to_the_demo(page, '<button id="b" type="button">Press me</button>')
     page.evaluate("() => { window.pressed = 0; document.querySelector('#b').addEventListener('click', () => { window.pressed += 1; }); }")
-    for key, there in [("ArrowRight", "4 / 13"), ("Space", "4 / 13"), ("ArrowLeft", "2 / 13"), ("Shift+Space", "2 / 13")]:
+    for key, offset in [("ArrowRight", 1), ("Space", 1), ("ArrowLeft", -1), ("Shift+Space", -1)]:
         page.locator("#b").click()  # the mouse presses it once
         page.keyboard.press(key)  # the key moves the deck and presses nothing
-        expect(page.locator(".counter")).to_have_text(there)
-        page.evaluate("() => window.greatShift.deck.goTo(3)")
-        expect(page.locator(".counter")).to_have_text("3 / 13")
+        expect(page.locator(".counter")).to_have_text(counter("amnesia", offset))
+        page.evaluate("(n) => window.greatShift.deck.goTo(n)", slide_number("amnesia"))
+        expect(page.locator(".counter")).to_have_text(counter("amnesia"))
     assert page.evaluate("window.pressed") == 4, "only the clicks pressed it"
     page.locator("#b").focus()
     page.keyboard.press("Enter")  # Enter presses it; the deck stays
     assert page.evaluate("window.pressed") == 5
-    expect(page.locator(".counter")).to_have_text("3 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("amnesia"))
     run = page.locator("#slide-amnesia .demo-run")  # the demo's own Run: Space moves on, and runs nothing
     run.focus()
     page.keyboard.press("Space")
-    expect(page.locator(".counter")).to_have_text("4 / 13")
+    expect(page.locator(".counter")).to_have_text(counter("amnesia", 1))
     expect(page.locator("#slide-amnesia .demo-badge")).to_have_text("")
     expect(page.locator("#slide-amnesia .demo-run")).to_have_text("Run")
 
@@ -242,16 +247,16 @@ def test_a_clicker_moves_the_deck_from_any_field_or_button(open_page):
     page = open_page(slide_path("amnesia"))
     add_to_the_demo(page, FIELDS + '<button id="b" type="button">Press me</button>')
     for field, value in [("#t", ""), ("#num", "5"), ("#r", "50"), ("#s", "b"), ("#b", None)]:
-        expect(page.locator(".counter")).to_have_text("3 / 13")
+        expect(page.locator(".counter")).to_have_text(counter("amnesia"))
         touch(page, field)
         page.keyboard.press("PageDown")
-        expect(page.locator(".counter")).to_have_text("4 / 13")
+        expect(page.locator(".counter")).to_have_text(counter("amnesia", 1))
         if value is not None:
             expect(page.locator(field)).to_have_value(value)  # the clicker's key changed nothing in the field
         expect(page.locator(field)).not_to_be_focused()
         page.locator(field).focus()
         page.keyboard.press("PageUp")
-        expect(page.locator(".counter")).to_have_text("3 / 13")
+        expect(page.locator(".counter")).to_have_text(counter("amnesia"))
         if value is not None:
             expect(page.locator(field)).to_have_value(value)
 
@@ -260,9 +265,9 @@ def test_the_on_screen_buttons_move_the_deck(open_page, titles):
     page = open_page(slide_path("system_check"))
     expect(page.locator(".control-prev")).to_be_disabled()
     page.locator(".control-next").click()
-    expect_slide(page, 2, titles)
+    expect_slide(page, slide_number("system_check") + 1, titles)
     page.locator(".control-prev").click()
-    expect_slide(page, 1, titles)
+    expect_slide(page, slide_number("system_check"), titles)
 
 
 def swipe(page, from_x, to_x, y=300):
@@ -276,9 +281,9 @@ def swipe(page, from_x, to_x, y=300):
 def test_swiping_on_a_phone_moves_between_slides(open_page, titles):
     page = open_page(slide_path("recall_vs_length"), width=390, height=844, has_touch=True, is_mobile=True)
     swipe(page, 320, 60)
-    expect_slide(page, 5, titles)
+    expect_slide(page, slide_number("recall_vs_length") + 1, titles)
     swipe(page, 60, 320)
-    expect_slide(page, 4, titles)
+    expect_slide(page, slide_number("recall_vs_length"), titles)
 
 
 @pytest.mark.parametrize("width,height", [(1024, 768), (1280, 720), (1920, 1080), (3840, 2160)])
@@ -313,9 +318,9 @@ def test_a_students_page_holds_no_speaker_notes(open_page):
     assert "Note:" not in page.content()
 
 
-@pytest.mark.parametrize("n", [1, 7])
-def test_screenshot(open_page, screenshot_path, n):
-    page = open_page(f"/slides/{n}")
+@pytest.mark.parametrize("demo_id", ["system_check", "attention_web"])
+def test_screenshot(open_page, screenshot_path, demo_id):
+    page = open_page(slide_path(demo_id))
     # The slide as the audience sees it: its default result drawn if cached, else the box waiting for Run
     # (Plotly runs only for a chart).
     demo = page.evaluate("() => window.greatShift.deck.current.dataset.demo")
@@ -324,7 +329,7 @@ def test_screenshot(open_page, screenshot_path, n):
         expect(page.locator(f"#slide-{demo} .js-plotly-plot").first).to_be_visible(timeout=60_000)
     else:
         expect(page.locator(f"#slide-{demo} .demo-placeholder")).to_be_visible()
-    page.screenshot(path=screenshot_path(f"slide-{n:02d}.png"))
+    page.screenshot(path=screenshot_path(f"slide-{slide_number(demo_id):02d}.png"))
 
 
 def test_key_hints_show_only_where_there_are_keys(open_page):
@@ -356,11 +361,11 @@ def test_the_follow_banner_leaves_the_counter_visible(open_page, width, height):
     page = open_page(slide_path("amnesia"), width=width, height=height, is_mobile=width < 500)
     page.wait_for_function("() => window.greatShift.follow.state !== null")  # the server's state (off) has come
     for leading, following in [(True, True), (False, False)]:  # the longest texts: leading, and browsing with a button
-        page.evaluate("""([leading, following]) => {
+        page.evaluate("""([leading, following, n]) => {
             const follow = window.greatShift.follow;
-            Object.assign(follow, { state: { on: true, n: 3, demo: null }, leading, following });
+            Object.assign(follow, { state: { on: true, n, demo: null }, leading, following });
             follow.render();
-        }""", [leading, following])
+        }""", [leading, following, slide_number("amnesia")])
         banner = page.locator(".follow-banner").bounding_box()
         for control in (".counter", ".control-next", ".control-help"):
             box = page.locator(control).bounding_box()

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from engine import Engine
 from tests.browser.classroom import TOKEN, as_lecturer, lead_the_class
 from tests.browser.widget import TRAINED, set_params
-from tests.deck import slide_path
+from tests.deck import counter, slide_path
 from tests.demos.tiny import cache_as_default
 from tests.live_server import LiveServer
 
@@ -61,7 +61,7 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
 
     students = [open_page("/join", **PHONE) for _ in range(3)]
     for student in students:
-        expect(student.locator(".counter")).to_have_text("4 / 13")  # /join led to the lecturer's slide
+        expect(student.locator(".counter")).to_have_text(counter("recall_vs_length"))  # /join led to the lecturer's slide
         expect(student.locator("#slide-recall_vs_length .poll-controls")).to_be_hidden()
         expect(choice(student, 0)).to_be_disabled()
         expect(student.locator("#slide-recall_vs_length .poll-status")).to_have_text(
@@ -144,8 +144,8 @@ def test_the_class_predicts_then_the_demo_settles_it(open_page, server, screensh
         expect(page.locator("#slide-recall_vs_length .poll-outcome")).to_have_text("")
 
 
-def test_slide_one_shows_a_scannable_join_code(open_page, screenshot_path):
-    page = open_page("/slides/1")
+def test_the_first_slide_shows_a_scannable_join_code(open_page, screenshot_path):
+    page = open_page(slide_path("system_check"))
     join = page.locator("#slide-system_check .join")
     expect(join.locator(".join-address")).to_have_text(re.compile(r"^127\.0\.0\.1:\d+/j$"))
     expect(join.locator(".join-local")).to_contain_text("Only this computer can reach this address")
@@ -163,7 +163,7 @@ def test_slide_one_shows_a_scannable_join_code(open_page, screenshot_path):
 
 
 def test_a_bad_parameter_in_the_address_is_explained_and_runs_nothing(open_page, server):
-    page = open_page("/slides/1")
+    page = open_page(slide_path("system_check"))
     page.watch.expect_error("status of 400")  # the server refuses the address's length, as it should
     page.goto(server.url + slide_path("recall_vs_length") + "?width=1000")
     widget = page.locator("#slide-recall_vs_length .demo")
@@ -204,7 +204,7 @@ def expect_no_result(page) -> None:
 def expect_kept_from(student) -> None:
     """A student's page during the open poll: the poll and the lecturer's state have arrived, and
     neither it nor its Run, nor a request of its own, gets the result."""
-    expect(student.locator(".counter")).to_have_text("4 / 13")
+    expect(student.locator(".counter")).to_have_text(counter("recall_vs_length"))
     expect(student.locator(".follow-banner")).to_contain_text("Following the lecturer")
     expect(student.locator("#slide-recall_vs_length .poll-status")).to_contain_text("Open: tap your prediction")
     # The lecturer's state has arrived, with nothing to fetch: the lecturer's screen took its result
