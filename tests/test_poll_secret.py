@@ -67,6 +67,7 @@ def assert_refused(response):
     assert response.status_code == 409, response.get_json()
     body = response.get_json()
     assert body["reason"] == "poll_open" and body["poll"] == POLL and body["demo"] == "amnesia"
+    assert body["withheld"] is True  # the field the page shows as a note, not an error (error_note.js)
     assert "closes the poll" in body["error"]
     assert "result" not in body
 

@@ -47,3 +47,12 @@ def test_python_and_javascript_write_a_ratio_alike():
     out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == [times_word(v) for v in values]
+
+
+def test_the_page_reacts_to_a_refusals_field_not_to_its_words():
+    """A poll's refusal is told apart by its `withheld` field (web/poll_secret.py), not by matching the
+    reason's words in JavaScript, which a rename on the server would silently break."""
+    from web.poll_secret import POLL_OPEN
+
+    matching = [str(module.relative_to(ROOT)) for module in ROOT.rglob("*.js") if POLL_OPEN in module.read_text(encoding="utf-8")]
+    assert not matching, matching

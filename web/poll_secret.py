@@ -21,7 +21,7 @@ from engine.polls import hides_result
 from web.auth import is_instructor
 from web.jsonio import json_error
 
-POLL_OPEN = "poll_open"  # the `reason` of a refusal, which the page reads (the words are for people)
+POLL_OPEN = "poll_open"  # the `reason` of a refusal, for people and other programs (the page reads `withheld`)
 MESSAGE = "The class is predicting: the result is shown when the lecturer closes the poll."
 
 
@@ -62,4 +62,7 @@ def job_kept_from_this_request(job_id: str, demo_id: str) -> bool:
 
 def withheld(demo_id: str):
     """The refusal: changes nothing, and names the poll that holds the result back."""
-    return json_error(409, MESSAGE, reason=POLL_OPEN, demo=demo_id, poll=url_for("polls.show", demo_id=demo_id))
+    # `withheld`: the field the page reacts to (it shows the message as a note, not an error); the
+    # `reason` names why for anyone reading the answer, and no page matches its words.
+    return json_error(409, MESSAGE, reason=POLL_OPEN, withheld=True, demo=demo_id,
+                      poll=url_for("polls.show", demo_id=demo_id))

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from engine import Engine
 from tests.browser.classroom import TOKEN, as_lecturer, lead_the_class
 from tests.browser.widget import TRAINED, set_params
-from tests.deck import counter, slide_path
+from tests.deck import counter, slide_number, slide_path
 from tests.demos.tiny import cache_as_default
 from tests.live_server import LiveServer
 
@@ -209,12 +209,13 @@ def expect_kept_from(student) -> None:
     expect(student.locator("#slide-recall_vs_length .poll-status")).to_contain_text("Open: tap your prediction")
     # The lecturer's state has arrived, with nothing to fetch: the lecturer's screen took its result
     # away at Reset (and the server would send a student only the reason).
-    student.wait_for_function("() => window.greatShift.follow.state?.n === 4")
+    student.wait_for_function(f"() => window.greatShift.follow.state?.n === {slide_number('recall_vs_length')}")
     assert student.evaluate("() => window.greatShift.follow.state.demo?.params") is None
     widget = student.locator("#slide-recall_vs_length .demo")
     widget.locator(".demo-run").click()
     expect(widget.locator(".demo-error")).to_have_text(
         "The class is predicting: the result is shown when the lecturer closes the poll.")
+    expect(widget.locator(".demo-error")).to_have_attribute("data-kind", "note")  # a wait, not a failure
     expect_no_result(student)
     student.watch.expect_error("status of 409")
     refused = student.evaluate("""(params) => fetch('/api/demos/recall_vs_length/lookup', {method: 'POST',

@@ -59,7 +59,7 @@ export class ErrorNote {
       if (focus) this.form.reveal(field);
       if (focus) field.focus();
     }
-    const kind = field ? "field" : error.body?.reason === "poll_open" ? "note" : "error";
+    const kind = field ? "field" : error.body?.withheld ? "note" : "error";
     const message = error.status === 503 && error.retryAfter ? `${error.message} (about ${error.retryAfter} s)` : error.message;
     return { message, kind, field };
   }
