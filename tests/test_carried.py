@@ -178,9 +178,9 @@ def test_a_carried_run_under_other_settings_is_the_slides_prepared_run_until_ret
     assert prepared.result["carried"]["short"].startswith("CPU run, ")
     assert engine_b.cached("line_fit") is None, "its own default is not measured yet: Run trains it here"
     with app_b.app_context():  # a static copy freezes it as the slide's prepared run, labelled
-        from web.export import FULL, frozen_results
-        frozen, missing = frozen_results(["line_fit"])
-    assert missing == [] and frozen["line_fit" + FULL]["carried"] == prepared.result["carried"]
+        from web.export import frozen_results
+        _, frozen_prepared, missing = frozen_results(["line_fit"])
+    assert missing == [] and frozen_prepared["line_fit"]["carried"] == prepared.result["carried"]
     engine_b.compute(*engine_b.resolve("line_fit", QUICK), force=True)  # Retrain with those settings here
     assert engine_b.prepared("line_fit") is None
 

@@ -56,3 +56,12 @@ def test_the_page_reacts_to_a_refusals_field_not_to_its_words():
 
     matching = [str(module.relative_to(ROOT)) for module in ROOT.rglob("*.js") if POLL_OPEN in module.read_text(encoding="utf-8")]
     assert not matching, matching
+
+
+def test_a_static_copys_prepared_runs_are_a_map_of_their_own_not_a_name_suffix():
+    """The export hands the page each demo's prepared run by demo id (web/export.py), so no page
+    module builds the export's file names ("<demo>@full")."""
+    from web.export import FULL
+
+    matching = [str(module.relative_to(ROOT)) for module in ROOT.rglob("*.js") if FULL in module.read_text(encoding="utf-8")]
+    assert not matching, matching

@@ -27,15 +27,15 @@ from web.recap import recap
 from web.static_assets import ENTRY_POINTS, get_assets
 
 
-FULL = "@full"  # a demo's longer run is frozen as "<demo>@full"
+FULL = "@full"  # a prepared run's name in the export's files and manifest: "<demo>@full"
 
 
-def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
-    """The cached default result of each demo and its prepared run (a run carried in from another
-    machine, else this device class's longer run: `Engine.prepared`) where those are cached, and the ids
-    of the demos with neither."""
+def frozen_results(demo_ids: list[str]) -> tuple[dict, dict, list[str]]:
+    """Where cached: each demo's default result (demo id -> result) and its prepared run (a run
+    carried in from another machine, else this device class's longer run: `Engine.prepared`), and
+    the ids of the demos with neither. The page gets the two as two maps by demo id."""
     engine = get_engine()
-    frozen, missing = {}, []
+    frozen, prepared, missing = {}, {}, []
     for demo_id in demo_ids:
         default = engine.cached(demo_id) if demo_id in DEMOS else None
         longer = engine.prepared(demo_id) if demo_id in DEMOS else None
@@ -44,8 +44,8 @@ def frozen_results(demo_ids: list[str]) -> tuple[dict, list[str]]:
         if default is not None:
             frozen[demo_id] = default.result
         if longer is not None:
-            frozen[demo_id + FULL] = longer.result
-    return frozen, missing
+            prepared[demo_id] = longer.result
+    return frozen, prepared, missing
 
 
 def why_not_frozen(demo_id: str) -> str:
@@ -61,12 +61,12 @@ def why_not_frozen(demo_id: str) -> str:
     return "nothing cached for its default settings"
 
 
-def render_pages(deck, frozen: dict, polls: list[dict]) -> dict[str, str]:
+def render_pages(deck, frozen: dict, prepared: dict, polls: list[dict]) -> dict[str, str]:
     with current_app.test_request_context("/"):
         g.static_export = True
         return {
             "index.html": render_template("deck/deck.html", deck=deck, current=deck[0], demos=DEMOS,
-                                          budgets=demo_budgets(get_engine()), frozen=frozen,
+                                          budgets=demo_budgets(get_engine()), frozen=frozen, frozen_prepared=prepared,
                                           frozen_recap=recap(), frozen_polls=polls, print_mode=False),
             "presenter.html": render_template("deck/presenter.html", deck=deck),
         }
@@ -74,7 +74,8 @@ def render_pages(deck, frozen: dict, polls: list[dict]) -> dict[str, str]:
 
 def write_export(outdir: Path) -> dict:
     deck = get_deck()
-    frozen, missing = frozen_results(demo_ids(deck))
+    frozen, prepared, missing = frozen_results(demo_ids(deck))
+    files = {**frozen, **{demo_id + FULL: result for demo_id, result in prepared.items()}}
     polls = frozen_polls(frozen)
     static_dir = Path(current_app.static_folder)
     shutil.copytree(static_dir, outdir / "static", dirs_exist_ok=True)
@@ -82,20 +83,20 @@ def write_export(outdir: Path) -> dict:
         (outdir / "static" / bundle_name).write_bytes(get_assets().get(bundle_name).raw)
     (outdir / "vendor").mkdir(parents=True, exist_ok=True)
     (outdir / "vendor" / "plotly.min.js").write_bytes(plotly_js()[0])
-    for name, html in render_pages(deck, frozen, polls).items():
+    for name, html in render_pages(deck, frozen, prepared, polls).items():
         (outdir / name).write_text(html, encoding="utf-8")
     (outdir / "results").mkdir(exist_ok=True)
-    for demo_id, result in frozen.items():
-        (outdir / "results" / f"{demo_id}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+    for name, result in files.items():
+        (outdir / "results" / f"{name}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
     (outdir / "polls").mkdir(exist_ok=True)
     for poll in polls:
         (outdir / "polls" / f"{poll['demo']}.json").write_text(json.dumps(poll, indent=1), encoding="utf-8")
     manifest = {
         "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "frozen": [{"demo": demo_id, "device": result["device"], "budget": budget_text(result),
+        "frozen": [{"demo": name, "device": result["device"], "budget": budget_text(result),
                     "carried": carried_text(result),
                     "train_seconds": result["train_seconds"], "params": result["params"]}
-                   for demo_id, result in frozen.items()],
+                   for name, result in files.items()],
         "cache_folder": str(get_engine().cache.directory),
         "not_frozen": missing,
         "not_frozen_why": {demo_id: why_not_frozen(demo_id) for demo_id in missing},

@@ -2,9 +2,11 @@
 // widgets show the results frozen into the page; in print mode every slide's result is loaded.
 import { DemoWidget } from "./widget.js";
 
+// {results, prepared}: each demo's frozen default result and its prepared run, by demo id.
 function frozenResults(deck) {
   if (deck.root.dataset.static !== "true") return null;
-  return JSON.parse(document.getElementById("frozen-results").textContent);
+  const read = (id) => JSON.parse(document.getElementById(id).textContent);
+  return { results: read("frozen-results"), prepared: read("frozen-prepared") };
 }
 
 export function startDemos(deck) {

@@ -39,7 +39,7 @@ export class LongerRun {
   // The prepared run, or null: from the page in a static copy, else from the server (never trains).
   async fetch() {
     const { frozen, demoId } = this.widget;
-    if (frozen) return frozen[`${demoId}@full`] ?? null;
+    if (frozen) return frozen.prepared[demoId] ?? null;
     if (!this.preparedUrl) return null;
     try {
       const { body } = await getJSON(this.preparedUrl);

@@ -21,7 +21,8 @@ import { Withhold } from "./withhold.js";
 const IDLE = { status: "idle", progress: 0, message: "", badge: "", params: null, job: null, events: null };
 
 export class DemoWidget {
-  // `frozen`: in a static export, the results frozen into the page (demo id → result); no server.
+  // `frozen`: in a static export, the results frozen into the page ({results, prepared}: demo id →
+  // result); no server.
   constructor(element, frozen = null) {
     this.element = element;
     this.frozen = frozen;
@@ -260,8 +261,8 @@ export class DemoWidget {
   // A static copy of the lecture: the result frozen at export time (a run carried in from another machine
   // first, as on the live slide), or a note that there is none.
   showFrozen() {
-    const prepared = this.frozen[`${this.demoId}@full`];
-    const quick = this.frozen[this.demoId];
+    const prepared = this.frozen.prepared[this.demoId];
+    const quick = this.frozen.results[this.demoId];
     if (prepared && (prepared.carried || !quick)) this.longer.openOn(prepared, quick);
     else if (quick) this.showResult(quick, "frozen");
     else this.errors.show("This demo was not run before the lecture was exported; live runs need the lecturer's server.");
