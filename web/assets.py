@@ -1,9 +1,9 @@
 """Plotly's JavaScript, served from this project (web/vendor/) so no page needs a CDN.
 
 The deck draws only scatter, bar and heatmap traces, so it ships a Plotly built with those alone
-(1.0 MB, against 1.5 MB for Plotly's published "cartesian" build and 4.8 MB for the full one), made
-by web/vendor/make_plotly.sh, which also leaves it compressed beside it: brotli (304 kB) for a
-browser that asks for `br` (Chromium does over https and from localhost), else gzip (354 kB: a
+(0.98 MB, against 1.5 MB for Plotly's published "cartesian" build and 4.8 MB for the full one), made
+by web/vendor/make_plotly.sh, which also leaves it compressed beside it: brotli (290 kB) for a
+browser that asks for `br` (Chromium does over https and from localhost), else gzip (337 kB: a
 phone on the hall's plain-http network). web/vendor/plotly.json records the build and every file's
 checksum. Browsers keep it for a year; its URL carries the build, the version and the start of its
 checksum, so a remade build is never hidden behind an old cached copy.
@@ -30,7 +30,7 @@ def plotly_build() -> dict:
 
 
 def plotly_version() -> str:
-    """The build, version and checksum, as the file's URL names them: "deck-4.1.1-75ae8b1e"."""
+    """The build, version and checksum, as the file's URL names them: "deck-4.1.1-fde30de1"."""
     build = plotly_build()
     return f"{build['build']}-{build['version']}-{build['sha256'][:8]}"
 

@@ -82,7 +82,7 @@ def write_export(outdir: Path) -> dict:
     for bundle_name in ENTRY_POINTS:
         (outdir / "static" / bundle_name).write_bytes(get_assets().get(bundle_name).raw)
     (outdir / "vendor").mkdir(parents=True, exist_ok=True)
-    (outdir / "vendor" / "plotly.min.js").write_bytes(plotly_js()[0])
+    (outdir / "vendor" / "plotly.min.js").write_bytes(plotly_js().raw)
     for name, html in render_pages(deck, frozen, prepared, polls).items():
         (outdir / name).write_text(html, encoding="utf-8")
     (outdir / "results").mkdir(exist_ok=True)
