@@ -3,6 +3,11 @@ names (a missing one stops the whole page from starting, with no error in Python
 import re
 from pathlib import Path
 
+import pytest
+
+from web.export import FULL
+from web.poll_secret import POLL_OPEN
+
 ROOT = Path(__file__).resolve().parent.parent / "static" / "js"
 EXPORTED = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|class|const|let)\s+(\w+)", re.MULTILINE)
 EXPORT_LIST = re.compile(r"^export\s*\{([^}]*)\}", re.MULTILINE)
@@ -34,8 +39,6 @@ def test_python_and_javascript_write_a_ratio_alike():
     import shutil
     import subprocess
 
-    import pytest
-
     from demos.shared.speedup import times_word
 
     node = shutil.which("node")
@@ -49,19 +52,11 @@ def test_python_and_javascript_write_a_ratio_alike():
     assert json.loads(out.stdout) == [times_word(v) for v in values]
 
 
-def test_the_page_reacts_to_a_refusals_field_not_to_its_words():
-    """A poll's refusal is told apart by its `withheld` field (web/poll_secret.py), not by matching the
-    reason's words in JavaScript, which a rename on the server would silently break."""
-    from web.poll_secret import POLL_OPEN
-
-    matching = [str(module.relative_to(ROOT)) for module in ROOT.rglob("*.js") if POLL_OPEN in module.read_text(encoding="utf-8")]
-    assert not matching, matching
-
-
-def test_a_static_copys_prepared_runs_are_a_map_of_their_own_not_a_name_suffix():
-    """The export hands the page each demo's prepared run by demo id (web/export.py), so no page
-    module builds the export's file names ("<demo>@full")."""
-    from web.export import FULL
-
-    matching = [str(module.relative_to(ROOT)) for module in ROOT.rglob("*.js") if FULL in module.read_text(encoding="utf-8")]
+@pytest.mark.parametrize("words", [POLL_OPEN, FULL])
+def test_the_page_reacts_to_declared_fields_not_to_the_servers_words(words):
+    """No page module matches the server's words: a poll's refusal is told apart by its `withheld`
+    field (web/poll_secret.py), not its reason "poll_open"; a static copy hands the page each demo's
+    prepared run as a map by demo id (web/export.py), not under the export's file name "<demo>@full".
+    A rename on the server would silently break a page that matched them."""
+    matching = [str(module.relative_to(ROOT)) for module in ROOT.rglob("*.js") if words in module.read_text(encoding="utf-8")]
     assert not matching, matching
