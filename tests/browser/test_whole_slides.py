@@ -10,13 +10,11 @@ One page per size, moved from slide to slide as the lecturer does, on the server
 results that the legibility test shares (tests/browser/cached_results.py).
 Screenshots: artifacts/screenshots/whole-<size>-<slide>-<poll>.png.
 """
-import json
-import urllib.request
-
 import pytest
 
 from slides import load_deck
 from tests.browser.cached_results import open_deck, show
+from tests.browser.classroom import as_lecturer
 from tests.browser.fit import fit_problems
 from tests.browser.legibility import measure, problems
 from web.assets import VENDOR, plotly_build
@@ -41,9 +39,8 @@ TRACE_TYPES = """async () => {
 
 
 def post(server, path: str, body: dict) -> None:
-    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    urllib.request.urlopen(request).close()  # from this machine: the lecturer, with no token set
+    """From this machine, with no token: the lecturer of a server that has none set."""
+    as_lecturer(server, path, body, token=False)
 
 
 def set_polls(server, state: str) -> None:
