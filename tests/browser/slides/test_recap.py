@@ -107,9 +107,12 @@ def test_on_a_phone_the_recap_is_legible(browser, recap_server, screenshot_path)
 
 
 def ratio_at_the_longest_length(median: float, low: float, high: float):
-    """Sets a speed race result's measured ratio (what its number poll asks for) at its longest length."""
+    """Sets a speed race result's measured ratio (what its number poll asks for) at its longest length,
+    timed quietly there (the tiny run's own timings may have stayed noisy on a busy machine)."""
     def change(result: dict) -> None:
         result["transformer_speedup"][-1].update(median=median, min=low, max=high, noisy=False)
+        for noisy in result["races"][0]["noisy"].values():
+            noisy[-1] = False
     return change
 
 
