@@ -36,7 +36,7 @@ MODELS = ("transformer", "lstm")
 TOP = 5  # candidates shown at each step
 MAX_PROMPT = 80
 MARKUP = re.compile(r"<\s*/?\s*[A-Za-z!?][^>]*>|&#?\w+;")  # a tag or a character entity
-MEMORISED = 40  # a copied run at least this long (characters) is called memorised
+MEMORISED = 40  # a copied run with at least this many printed characters is called memorised
 NGRAM_ORDER = 5  # the longest counting model of the ladder: four characters of history
 TRAINING_SHARE = 0.9  # of the progress bar, for training; generation gets the rest
 
@@ -143,16 +143,21 @@ def continue_text(model, prompt_ids: list[int], n: int, temperature: float, gene
 
 
 def longest_copy(text: str, training: str) -> dict:
-    """The longest run of `text` that the training text contains character for character."""
-    best = {"start": 0, "length": 0, "text": ""}
+    """The run of `text` that the training text contains character for character and that holds the
+    most printed characters (not spaces or line breaks: a run of indentation is copied, but says
+    nothing of memory); `printed` counts them."""
+    best = {"start": 0, "length": 0, "text": "", "printed": 0}
     for start in range(len(text)):
-        low, high = best["length"], len(text) - start  # only a longer run than the best so far matters
-        if high <= low or text[start:start + low + 1] not in training:
+        low, high = best["printed"] + 1, len(text) - start  # a run with more printed characters is at least this long
+        if high < low or text[start:start + low] not in training:
             continue
         while low < high:  # the longest run from `start` that is in the training text
             middle = (low + high + 1) // 2
             low, high = (middle, high) if text[start:start + middle] in training else (low, middle - 1)
-        best = {"start": start, "length": low, "text": text[start:start + low]}
+        run = text[start:start + low]
+        printed = sum(not char.isspace() for char in run)
+        if printed > best["printed"]:
+            best = {"start": start, "length": low, "text": run, "printed": printed}
     return best
 
 
@@ -269,7 +274,7 @@ def summarize(result: dict) -> str:
     text += f" The Transformer {baseline_words(result, 'transformer')}; the LSTM {baseline_words(result, 'lstm')}."
     for kind in MODELS:
         copied = models[kind]["copied"]
-        if copied["length"] >= result["memorised_at"]:
+        if copied.get("printed", copied["length"]) >= result["memorised_at"]:
             text += (f" The {label(kind)}'s continuation repeats {copied['length']} characters of the training text "
                      f"word for word: memorised, not composed.")
     return text

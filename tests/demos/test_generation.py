@@ -129,8 +129,15 @@ def test_sampling_follows_the_seed():
 
 def test_the_longest_copied_run_is_found_in_the_training_text():
     training = "the quick brown fox jumps"
-    assert generation.longest_copy("a brown fox!", training) == {"start": 1, "length": 10, "text": " brown fox"}
+    assert generation.longest_copy("a brown fox!", training) == {"start": 1, "length": 10, "text": " brown fox",
+                                                                 "printed": 8}
     assert generation.longest_copy("zzz", training)["length"] == 0
+
+
+def test_a_copied_run_of_indentation_is_not_called_memorised():
+    training = "def f():\n" + " " * 60 + "return the value\n"
+    assert generation.longest_copy(" " * 55 + "zq", training)["printed"] == 0  # only spaces in common
+    assert generation.longest_copy(" " * 55 + "zq" + "  return the val", training)["text"] == "  return the val"
 
 
 @pytest.mark.parametrize("prompt, words", [("", "empty"), ("   ", "empty"), ("<b>hi</b>", "markup"),
