@@ -271,7 +271,9 @@ def summarize(result: dict) -> str:
     best = result["winner"]
     text += (" Neither model was ahead with every seed." if best == "tie"
              else f" The {label(best)} was ahead with every seed.")
-    text += f" The Transformer {baseline_words(result, 'transformer')}; the LSTM {baseline_words(result, 'lstm')}."
+    words = {kind: baseline_words(result, kind) for kind in MODELS}
+    text += (f" Both {words['transformer']}." if words["transformer"] == words["lstm"]
+             else f" The Transformer {words['transformer']}; the LSTM {words['lstm']}.")
     for kind in MODELS:
         copied = models[kind]["copied"]
         if copied.get("printed", copied["length"]) >= result["memorised_at"]:

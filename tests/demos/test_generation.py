@@ -4,6 +4,9 @@ ladder of counting models scored on the same test characters, each with the reci
 validation text, and the summary's, the recap's and the poll's words follow those numbers. Both
 models learn: below the unigram with every seed, the Transformer reading only the characters before
 each one it predicts."""
+import json
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -152,3 +155,14 @@ def test_the_terminal_version_prints_both_continuations_and_the_baselines(result
     text = generation.format_text(result)
     assert "Counting baselines on the same" in text and text.count("The function returns") >= 2
     assert "5-gram" in text and "recipe (chosen on the validation text)" in text
+
+
+def test_the_summary_calls_a_continuation_memorised_by_the_printed_characters_it_copied():
+    result = json.loads((Path(__file__).parents[1] / "browser" / "sweep_results" / "generation.json").read_text())
+    assert "Both beat every counting model up to the 5-gram with every seed." in generation.summarize(result)
+    lstm = result["models"]["lstm"]
+    lstm["copied"] = {"start": 60, "length": 53, "text": " " * 53, "printed": 0}  # the indentation of a code sample
+    assert "memorised" not in generation.summarize(result)
+    lstm["copied"] = {"start": 0, "length": 45, "text": "x" * 45, "printed": 45}
+    assert "The LSTM's continuation repeats 45 characters of the training text word for word: memorised" in (
+        generation.summarize(result))
