@@ -2,7 +2,8 @@
 a box inside the slide that scrolls (the hall cannot scroll it, and what is below its fold is not
 seen), a demo's output whose content spills out of it, a part of the slide (its text, the poll, the
 demo panel) not wholly on the slide and the screen, a chart not wholly inside the window or its demo
-panel, and a summary cut off the same way.
+panel or lying over a neighbour in its box (the text beside or under it), and a summary cut off the
+same way.
 
 A box scrolls when its computed overflow is auto or scroll and its content is larger than the box
 (scrollHeight > clientHeight, or the same sideways), by more than a pixel of rounding. Plotly's own
@@ -47,7 +48,19 @@ MEASURE = """([slideId, slack]) => {
     if (outside(r, screen) > slack) found.push(`${what} ${size} is not wholly on the ${innerWidth}×${innerHeight} screen`);
     if (outside(r, panel) > slack) found.push(`${what} ${size} runs out of its demo panel`);
   };
-  slide.querySelectorAll('.demo-output .js-plotly-plot').forEach((chart, i) => { if (shown(chart)) within(chart, `chart ${i + 1}`); });
+  // A chart that lies over another part of its demo (a neighbour in its box: the text beside or under it).
+  const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > slack
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > slack;
+  const covers = (chart, what) => {
+    for (const other of chart.parentElement.children) {
+      if (other !== chart && shown(other) && overlap(chart.getBoundingClientRect(), other.getBoundingClientRect())) {
+        found.push(`${what} lies over ${name(other)}`);
+      }
+    }
+  };
+  slide.querySelectorAll('.demo-output .js-plotly-plot').forEach((chart, i) => {
+    if (shown(chart)) { within(chart, `chart ${i + 1}`); covers(chart, `chart ${i + 1}`); }
+  });
   const summary = slide.querySelector('.demo-summary');
   if (summary && shown(summary)) within(summary, 'the summary');
   return found;

@@ -1,7 +1,7 @@
-"""Results of the two slides that show a size sweep (Kaplan et al.'s Figures 7 and 5 in miniature), as a GPU
-server's prepared run makes them (`scale: "gpu-sweep"`, `text_scale: "gpu-sweep"`), made on a CPU on tiny,
-undertrained settings and labelled as the GPU's run (its device and budget, which the badge shows): the
-numbers mean nothing, the shapes are exact. A server whose cache holds them under each demo's
+"""Results of the two slides that show a size sweep (Kaplan et al.'s Figures 7 and 5 in miniature): the
+prepared runs (`scale: "gpu-sweep"`, `text_scale: "gpu-sweep"`) measured on an NVIDIA H100 on 2026-11-27
+(`flask warm --full` there); the showdown's copied runs and summaries were written again afterwards by
+`longest_copy` and `summarize` as they now read (the numbers are the H100's). A server whose cache holds them under each demo's
 default parameters shows them at the slide's plain address; the same results less their sweep (as a run
 without one makes them) are stored under `seed: 1`, to see that those still draw as they always did."""
 import json
