@@ -187,6 +187,70 @@ def near_miss(kind: str, pairs: int, rng: random.Random) -> list[str]:
             return edited
 
 
+# The same definitions again, a batch at a time on the generator's device, as token ids: what training
+# draws (drawn one bracket at a time in Python, the strings kept the GPU waiting). The functions above
+# stay the reference; the tests check that these make the same strings, equally often.
+
+def balanced_batch(n: int, pairs: int, generator: torch.Generator) -> torch.Tensor:
+    """`n` strings drawn as `balanced_brackets` draws one, as token ids: (n, 2 * pairs).
+
+    Pair 0 writes position 0, its opening bracket; pair i ≥ 1 writes positions 2i-1 and 2i: the
+    closing bracket of the outer pair before it, then its own opening one (a new outer pair), or
+    its own two brackets (inside); the last position closes the last outer pair."""
+    device = generator.device
+    types = torch.randint(2, (n, pairs), generator=generator, device=device)  # 0: ( ), 1: [ ]
+    opening, closing = 2 * types, 2 * types + 1  # their token ids in BRACKETS
+    new_outer = torch.rand(n, pairs, generator=generator, device=device) < 0.5
+    new_outer[:, 0] = True
+    starts = torch.where(new_outer, torch.arange(pairs, device=device), 0)
+    outer = starts.cummax(dim=1).values  # (n, pairs): the outer pair each pair is in, or is
+    outer_closing = closing.gather(1, outer)  # (n, pairs): the bracket that closes it
+    new, before = new_outer[:, 1:], outer_closing[:, :-1]  # pairs 1 on, and the outer pair open before each
+    first = torch.where(new, before, opening[:, 1:])
+    second = torch.where(new, opening[:, 1:], closing[:, 1:])
+    middle = torch.stack([first, second], dim=2).flatten(1)  # (n, 2 * (pairs - 1)): first, second, first, ...
+    return torch.cat([opening[:, :1], middle, outer_closing[:, -1:]], dim=1)
+
+
+def edit_places(kind: str, tokens: torch.Tensor) -> torch.Tensor:
+    """Where `edit` may make the edit `kind` in each balanced row of `tokens` (n, L): (n, L), True at i."""
+    opening = tokens % 2 == 0
+    places = torch.zeros_like(opening)
+    if kind in ("retype", "flip"):
+        places[:] = True
+    elif kind == "swap":  # two opening (or two closing) brackets of different types, side by side
+        places[:, :-1] = (tokens[:, :-1] != tokens[:, 1:]) & (opening[:, :-1] == opening[:, 1:])
+    elif kind == "deepen":  # an empty pair at depth 2, then another
+        depths = torch.where(opening, 1, -1).cumsum(dim=1)  # brackets open after each
+        places[:, :-2] = (depths[:, :-2] == MAX_DEPTH) & opening[:, 2:]
+    else:
+        raise ValueError(f"unknown near miss {kind!r}")
+    return places
+
+
+# Each edit at place i, as (order, turn): text[i:i + len(order)] becomes turn[text[i + j]] for j in order.
+SAME = {b: b for b in BRACKETS}
+EDITS = {"retype": ([0], RETYPED), "flip": ([0], PARTNER),
+         "swap": ([1, 0], SAME), "deepen": ([0, 2, 3, 1], SAME)}  # "([" becomes "[(", "()[]" becomes "([])"
+
+
+def edit_rows(kind: str, tokens: torch.Tensor, rows: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Make the edit `kind` in the balanced `rows` of `tokens`, in place, as `edit` makes it in one string:
+    at a place drawn evenly from those it fits. Returns the rows it fits nowhere, left as they were."""
+    device = tokens.device
+    places = edit_places(kind, tokens[rows])
+    count = places.sum(dim=1)
+    chosen = torch.randint(2**62, (len(rows),), generator=generator, device=device) % count.clamp(min=1)
+    i = (places.cumsum(dim=1) <= chosen.unsqueeze(1)).sum(dim=1)  # the chosen-th place (from 0) of each row
+    fits = count > 0
+    edited, i = rows[fits].unsqueeze(1), i[fits].unsqueeze(1)  # (m, 1) each
+    order, turned = EDITS[kind]
+    order = torch.tensor(order, device=device)
+    turned = torch.tensor([BRACKETS.index(turned[b]) for b in BRACKETS], device=device)  # token id -> token id
+    tokens[edited, i + torch.arange(len(order), device=device)] = turned[tokens[edited, i + order]]
+    return rows[~fits]
+
+
 @dataclass(frozen=True)
 class BoundedDyck:
     """Bounded Dyck-2 (Bhattamishra et al., 2024): `length` brackets ( ) [ ], then "?"; the answer
@@ -202,23 +266,33 @@ class BoundedDyck:
     def query(self) -> int:
         return len(BRACKETS)
 
+    def draw(self, n: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        """`n` strings as token ids (n, length), half of them in the language, in random order, and how
+        each was made (n,): -1 balanced, else the near miss's index in NEAR_MISSES, each equally likely.
+        A batch version of `balanced_brackets` and `near_miss`: the same strings, as often."""
+        assert self.length % 2 == 0 and self.length >= 6, "nesting 3 deep needs at least three pairs"
+        device, pairs = generator.device, self.length // 2
+        kinds = torch.cat([torch.full((n // 2,), -1, device=device),
+                           torch.randint(len(NEAR_MISSES), (n - n // 2,), generator=generator, device=device)])
+        kinds = kinds[torch.randperm(n, generator=generator, device=device)]
+        tokens = balanced_batch(n, pairs, generator)
+        for k, kind in enumerate(NEAR_MISSES):
+            rows = (kinds == k).nonzero().squeeze(1)
+            while len(rows := edit_rows(kind, tokens, rows, generator)):  # as `near_miss`: a new balanced
+                tokens[rows] = balanced_batch(len(rows), pairs, generator)  # string where the edit fits nowhere
+        return tokens, kinds
+
     def strings(self, n: int, generator: torch.Generator) -> tuple[list[str], list[str | None]]:
         """`n` strings, half of them in the language, and how each other one was made (None: balanced)."""
-        assert self.length % 2 == 0 and self.length >= 6, "nesting 3 deep needs at least three pairs"
-        draw = int(torch.randint(2**62, (1,), generator=generator, device=generator.device))
-        rng = random.Random(f"{draw}/{self.length}")  # fast draws, seeded by the stream, apart for each length
-        kinds = [None] * (n // 2) + [rng.choice(list(NEAR_MISSES)) for _ in range(n - n // 2)]
-        rng.shuffle(kinds)
-        pairs = self.length // 2
-        texts = ["".join(balanced_brackets(pairs, rng) if kind is None else near_miss(kind, pairs, rng))
-                 for kind in kinds]
-        return texts, kinds
+        tokens, kinds = self.draw(n, generator)
+        names = list(NEAR_MISSES)
+        return (["".join(BRACKETS[t] for t in row) for row in tokens.tolist()],
+                [None if k < 0 else names[k] for k in kinds.tolist()])
 
     def sample(self, n: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-        texts, kinds = self.strings(n, generator)
-        ids = [[BRACKETS.index(b) for b in text] + [self.query] for text in texts]
-        labels = [int(kind is None) for kind in kinds]  # drawn in Python: made here, then sent to the device at once
-        return torch.tensor(ids, device=generator.device), torch.tensor(labels, device=generator.device)
+        tokens, kinds = self.draw(n, generator)
+        question = torch.full((n, 1), self.query, device=generator.device)
+        return torch.cat([tokens, question], dim=1), (kinds < 0).long()  # (n, length + 1), (n,)
 
     def describe(self, row: torch.Tensor) -> str:
         """The brackets of one input row: "([])[]…"."""

@@ -2,7 +2,8 @@
 letter; Index Lookup asks for the symbol at a named position; the copy test repeats its stretch where
 it says, and marks exactly the symbols that can be predicted; bounded Dyck-2 is checked against
 hand-checked strings, its balanced strings are drawn evenly, and its near misses are never in the
-language and each of the kind it says. Each stream of a seed draws the same data every time."""
+language and each of the kind it says; the batch sampler training uses draws the same strings, as
+often, as the readable definitions it repeats. Each stream of a seed draws the same data every time."""
 import itertools
 import random
 from collections import Counter
@@ -11,6 +12,7 @@ import pytest
 import torch
 
 from demos.core.tasks import (
+    BRACKETS,
     EVAL,
     NEAR_MISSES,
     TRAIN,
@@ -18,9 +20,11 @@ from demos.core.tasks import (
     FirstLetter,
     IndexLookup,
     RepeatedStretch,
+    balanced_batch,
     balanced_brackets,
     data_generator,
     edit,
+    edit_rows,
     held_out_generator,
     is_bounded_dyck,
     near_miss,
@@ -117,6 +121,64 @@ def test_the_task_encodes_strings_with_a_question_at_the_end():
     for row, target in zip(inputs, targets):
         assert is_bounded_dyck(BoundedDyck(20).describe(row)) == bool(target)
 
+
+
+def test_the_batch_sampler_labels_every_string_it_draws_rightly():
+    for length in (6, 20, 50):
+        task = BoundedDyck(length)
+        for seed in range(2):
+            inputs, targets = task.sample(2000, torch.Generator().manual_seed(seed))
+            assert inputs.shape == (2000, length + 1) and (inputs[:, -1] == task.query).all()
+            assert int(targets.sum()) == 1000  # exactly half balanced
+            texts, kinds = task.strings(2000, torch.Generator().manual_seed(seed))  # the same strings, as text
+            assert texts == [task.describe(row) for row in inputs]
+            assert targets.tolist() == [int(kind is None) for kind in kinds]
+            for text, kind in zip(texts, kinds):
+                assert near_miss_kind(text) == kind, (text, kind)  # balanced ones: None, in the language
+            again = task.sample(2000, torch.Generator().manual_seed(seed))
+            assert torch.equal(again[0], inputs) and torch.equal(again[1], targets)
+
+
+def test_the_batch_sampler_draws_balanced_strings_and_near_misses_as_often_as_the_definitions():
+    texts, kinds = BoundedDyck(6).strings(64000, torch.Generator().manual_seed(0))
+    balanced = Counter(text for text, kind in zip(texts, kinds) if kind is None)
+    assert set(balanced) == all_strings_of(6)  # every string of the language, and nothing else
+    assert 850 < min(balanced.values()) and max(balanced.values()) < 1150  # 32000 / 32 = 1000 each
+    made = Counter(kind for kind in kinds if kind is not None)
+    assert set(made) == set(NEAR_MISSES) and all(7000 < count < 9000 for count in made.values())  # 8000 each
+    rng = random.Random(0)
+    for kind in NEAR_MISSES:  # each near miss as often as `near_miss` makes it
+        fast = Counter(text for text, k in zip(texts, kinds) if k == kind)
+        reference = Counter("".join(near_miss(kind, 3, rng)) for _ in range(8000))
+        assert set(fast) == set(reference)
+        distance = sum(abs(fast[t] / made[kind] - reference[t] / 8000) for t in reference) / 2
+        assert distance < 0.15, kind  # about 0.07 by chance for the 160 flips, as often as each other
+
+
+@pytest.mark.parametrize("kind", NEAR_MISSES)
+def test_the_batch_edits_are_made_at_every_place_edit_makes_them_and_nowhere_else(kind):
+    sources = sorted(all_strings_of(8))
+    copies = 150
+    tokens = torch.tensor([[BRACKETS.index(b) for b in text] for text in sources for _ in range(copies)])
+    nowhere = edit_rows(kind, tokens, torch.arange(len(tokens)), torch.Generator().manual_seed(0))
+    rng = random.Random(0)
+    unfit = []
+    for s, source in enumerate(sources):
+        edited = {"".join(BRACKETS[t] for t in row) for row in tokens[s * copies:(s + 1) * copies].tolist()}
+        made = [edit(kind, list(source), rng) for _ in range(copies)]
+        if made[0] is None:  # `edit` fits nowhere: the rows are handed back, unchanged
+            unfit += range(s * copies, (s + 1) * copies)
+            assert edited == {source}
+        else:
+            assert edited == {"".join(text) for text in made}, source
+    assert nowhere.tolist() == unfit
+
+
+def test_balanced_batches_are_in_the_language_at_every_length():
+    for pairs in (1, 3, 10, 25):
+        rows = balanced_batch(500, pairs, torch.Generator().manual_seed(pairs)).tolist()
+        texts = ["".join(BRACKETS[t] for t in row) for row in rows]
+        assert all(len(text) == 2 * pairs and is_bounded_dyck(text) for text in texts)
 
 
 def test_index_lookup_asks_for_the_token_at_the_named_position():
