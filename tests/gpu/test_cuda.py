@@ -103,3 +103,14 @@ def test_a_cancelled_run_on_the_gpu_stops_mid_run(tmp_path):
         job.wait_for_change(job.version, 0.1)
     assert job.snapshot()["status"] == "cancelled" and job.snapshot()["progress"] < 1
     assert engine.cached("dyck", long_run) is None
+
+
+def test_dycks_strings_are_drawn_on_the_gpu_labelled_as_the_reference_reads_them_and_repeat_under_a_seed():
+    from demos.core.tasks import BoundedDyck, near_miss_kind
+    task = BoundedDyck(20)
+    texts, kinds = task.strings(512, torch.Generator(device=CUDA).manual_seed(3))
+    again, _ = task.strings(512, torch.Generator(device=CUDA).manual_seed(3))
+    assert texts == again and sum(kind is None for kind in kinds) == 256
+    assert all(near_miss_kind(text) == kind for text, kind in zip(texts, kinds))
+    inputs, labels = task.sample(64, torch.Generator(device=CUDA).manual_seed(3))
+    assert inputs.is_cuda and labels.is_cuda and inputs.shape == (64, 21)
