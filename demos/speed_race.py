@@ -74,10 +74,6 @@ def build(contender: str, width: int) -> nn.Module:
     return Block(ModelConfig(width=width, n_heads=max(1, width // 32), fast_attention=True))
 
 
-# Per device class (`demos.runtime.budgets`): on a GPU server the slide's run races the GPU alone (the
-# speed-ups still time one CPU thread and all of them), within the few seconds a GPU default may take;
-# its prepared run adds the CPU's race beside the GPU's.
-BUDGETS = {"gpu": {"default": {"compare_cpu": False}, "full": {"compare_cpu": True}}}
 CPU_COMPARE_MAX = 1024  # beside a GPU, or on one thread, the CPU is timed up to this length (at 4,096 a step takes seconds)
 
 

@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 import torch
 
-from demos import DEMOS, speed_race, system_check
+from demos import DEMOS, system_check
 from demos.runtime.budgets import budget_label, described, full_params, tier, which_run
 from demos.runtime.params import Param, seed_param, validate
 from demos.runtime.runner import effective_params, run_demo
@@ -70,12 +70,6 @@ def test_the_prepared_run_is_the_classs_and_none_where_there_is_none():
     assert full_params(gpu_default_only, CUDA) is None and full_params(gpu_default_only, "cpu") is None
     assert effective_params(fake_demo(None), None, CUDA) == validate(fake_demo(None).PARAMS, None), \
         "no BUDGETS: the schema's defaults everywhere"
-
-
-def test_on_a_gpu_the_speed_races_default_races_the_gpu_alone_and_its_prepared_run_the_cpu_beside_it():
-    assert effective_params(speed_race, None, CUDA)["compare_cpu"] is False
-    assert effective_params(speed_race, full_params(speed_race, CUDA), CUDA)["compare_cpu"] is True
-    assert full_params(speed_race, "cpu") is None, "a CPU server races its CPU anyway: no longer run"
 
 
 def test_the_schema_the_browser_gets_carries_the_classs_defaults():
