@@ -32,8 +32,8 @@ from demos.core.training import Run, TrainConfig, language_model_loss, train_tog
 from demos.runtime.params import Param, seed_param
 from demos.runtime.progress import Tally, share
 from demos.shared import scaling
-from demos.shared.char_models import (CharLM, bits, document_windows, stops_gaining, token_losses, trained_models,
-                                      untrained)
+from demos.shared.char_models import (CharLM, bits, document_windows, each_in_parallel, stops_gaining, token_losses,
+                                      trained_models, untrained)
 from demos.shared.contenders import label
 from demos.shared.recap import headline as recap_row
 from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
@@ -208,10 +208,14 @@ def natural_text(seeds: list[int], steps: int, device: torch.device, progress, s
     corpus, context = load(), settings[0].context
     windows, documents = document_windows(corpus, "test", context)  # (n, context + 1): the target is the last
     contexts = [T for T in CONTEXTS if T <= context]
+    def cut(job: tuple[str, int]) -> torch.Tensor:  # one model's loss on each target, read with each cut: (contexts, targets)
+        return torch.stack([last_bits(trained[job][0], windows, T, device) for T in contexts])
+
+    jobs = [(kind, seed) for kind in MODELS for seed in seeds]
+    scored = dict(zip(jobs, each_in_parallel(cut, jobs, device)))  # on a CPU, the models side by side on its cores
     families = []
     for kind in MODELS:
-        by_seed = torch.stack([torch.stack([last_bits(trained[(kind, seed)][0], windows, T, device) for T in contexts])
-                               for seed in seeds])  # (seeds, contexts, targets)
+        by_seed = torch.stack([scored[(kind, seed)] for seed in seeds])  # (seeds, contexts, targets)
         info = trained[(kind, seeds[0])][1]
         families.append({
             "kind": kind, "label": label(kind), "lr": info.get("lr"), "parameters": info["parameters"],
