@@ -276,7 +276,7 @@ def summarize(result: dict) -> str:
              else f" The Transformer {words['transformer']}; the LSTM {words['lstm']}.")
     for kind in MODELS:
         copied = models[kind]["copied"]
-        if copied.get("printed", copied["length"]) >= result["memorised_at"]:
+        if copied["printed"] >= result["memorised_at"]:
             text += (f" The {label(kind)}'s continuation repeats {copied['length']} characters of the training text "
                      f"word for word: memorised, not composed.")
     return text
