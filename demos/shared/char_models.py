@@ -49,7 +49,7 @@ class CharLM:
     """Everything that decides a trained character model; with the corpus digest and its recipe, its key in the store."""
     kind: str = "transformer"  # "transformer" or "lstm"
     seed: int = 0
-    steps: int = 1200  # the most; the validation text decides where it stops (6 models fit 90 s on 2 cores)
+    steps: int = 700  # the most; the validation text decides where it stops (6 models fit 90 s on 2 cores with the rest of the slide)
     context: int = 64  # characters of the windows a model is scored on, and the most it reads
     batch_size: int = 16  # windows of `context` characters per step: each step reads batch_size x context characters
     width: int = 64  # the Transformer's width; the LSTM's is matched to its parameter count
