@@ -10,6 +10,7 @@ Built to spend its time in the model, not around it:
   separate cores; on a GPU each on its own stream, their steps interleaved, each step captured once
   as a CUDA graph and replayed (that machinery is in `cuda_training.py`; the step is the same).
 """
+import inspect
 import math
 import os
 import random
@@ -78,13 +79,37 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)  # also seeds every CUDA device
 
 
+# torch.optim imports torch's compiler (torch._dynamo) the first time an optimiser is made and the
+# first time it steps, only to mark those calls for it: 3.4 s of CPU on the 2-core machine in every
+# process that trains (a server's first run, each command, each test process), longer than the system
+# check's own training. Nothing here compiles, so the optimiser below steps without that mark, and
+# the methods torch marks as never to be compiled are recorded as their own compile-free versions, the
+# record their first call would leave (torch/_compile.py). Were torch.compile ever used on this
+# optimiser, it would trace into them. tests/core/test_training.py checks both: the compiler is not
+# imported, and a step changes every weight exactly as torch's own Adam does.
+_MARKED = torch._disable_dynamo(lambda: None).__code__  # the code of every method torch so marks
+for _method in vars(torch.optim.Optimizer).values():
+    if getattr(_method, "__code__", None) is _MARKED:
+        _original = _method.__wrapped__
+        setattr(_original, "__dynamo_disable", getattr(_original, "__dynamo_disable", _original))
+_ADAM_STEP = inspect.unwrap(torch.optim.Adam.step)  # torch's Adam step, without its compiler mark
+
+
+class Adam(torch.optim.Adam):
+    """torch's Adam, the same update, stepped without importing the compiler (above)."""
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        return _ADAM_STEP(self, closure)
+
+
 def make_optimizer(model: nn.Module, cfg: TrainConfig, lr: torch.Tensor | float | None = None,
                    capturable: bool = False) -> torch.optim.Optimizer:
     """Adam, fused: one kernel updates every parameter (a third faster than the per-tensor loop for
     these small models, measured on a CPU); `capturable` makes it safe to capture in a CUDA graph. The
     learning rate may be a tensor, changed in place by a schedule (a captured graph reads it every replay)."""
-    return torch.optim.Adam(model.parameters(), lr=cfg.lr if lr is None else lr, weight_decay=cfg.weight_decay,
-                            fused=True, capturable=capturable)
+    return Adam(model.parameters(), lr=cfg.lr if lr is None else lr, weight_decay=cfg.weight_decay,
+                fused=True, capturable=capturable)
 
 
 SCHEDULES = ("constant", "cosine", "cooldown")

@@ -3,8 +3,11 @@ losses), gives every step the next batch, clips gradients, follows its learning-
 when told to, and trains independent models side by side with the same results as one after another;
 the two losses read what they should, and early stopping counts only real progress. (That a model is
 never tested on an input it trained on is tests/shared/test_classifier.py's.)"""
+import copy
 import math
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -20,12 +23,14 @@ from demos.core.training import (
     classification_loss,
     language_model_loss,
     learning_rate,
+    make_optimizer,
     scheduled,
     seed_everything,
     thinned,
     train,
     train_together,
 )
+from tests.live_server import ROOT
 from tests.task_runs import task_run
 
 def fit_line(steps: int, on_report=None, report_every: int = 25) -> tuple[nn.Module, list[float]]:
@@ -268,3 +273,34 @@ def test_early_stop_counts_only_real_progress_over_its_window():
 def test_a_loss_curve_of_any_length_is_drawn_with_about_a_hundred_points():
     assert len(thinned([1.0] * 1000)) == 100 and len(thinned([1.0] * 250)) == 125
     assert thinned([2.0, 1.0], points=100) == [[1, 2.0], [2, 1.0]]
+
+
+
+def test_the_optimiser_updates_every_weight_exactly_as_torchs_adam_does():
+    torch.manual_seed(0)
+    ours = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+    theirs = copy.deepcopy(ours)
+    start = copy.deepcopy(ours.state_dict())
+    optimisers = [make_optimizer(ours, TrainConfig(lr=0.01, weight_decay=0.1)),
+                  torch.optim.Adam(theirs.parameters(), lr=0.01, weight_decay=0.1, fused=True)]
+    inputs = torch.randn(16, 4)
+    for _ in range(3):
+        for model, optimiser in zip((ours, theirs), optimisers):
+            optimiser.zero_grad()
+            model(inputs).pow(2).mean().backward()
+            optimiser.step()
+    for name, weights in ours.state_dict().items():
+        assert not torch.equal(weights, start[name]), f"{name} never moved"
+        assert torch.equal(weights, theirs.state_dict()[name]), f"{name} moved otherwise than under torch's Adam"
+
+
+def test_training_in_a_fresh_process_never_imports_torchs_compiler():
+    # torch.optim imports torch._dynamo (seconds of CPU) to mark its calls for a compiler nothing here uses.
+    script = ("import sys, torch\n"
+              "from torch import nn\n"
+              "from demos.core.training import SameBatch, TrainConfig, train\n"
+              "x = torch.linspace(-1, 1, 8).unsqueeze(1)\n"
+              "train(nn.Linear(1, 1), SameBatch(x, 2 * x), lambda m, b: (m(b[0]) - b[1]).pow(2).mean(), TrainConfig(steps=3))\n"
+              "print('torch._dynamo' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False", out.stderr
