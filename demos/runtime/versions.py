@@ -18,8 +18,10 @@ def is_module(name: str) -> bool:
     return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
 
 
-def imported_demo_modules(module_name: str) -> set[str]:
-    """Names of the `demos.*` modules that `module_name`'s source imports directly."""
+@cache
+def imported_demo_modules(module_name: str) -> frozenset[str]:
+    """Names of the `demos.*` modules that `module_name`'s source imports directly (each source read
+    once per process: every demo's version follows the shared modules' imports again)."""
     module = importlib.import_module(module_name)
     tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     package = module_name if module.__file__.endswith("__init__.py") else module_name.rpartition(".")[0]
@@ -39,7 +41,7 @@ def imported_demo_modules(module_name: str) -> set[str]:
                 found.add(base)
             # `from demos.core import models`: the names may be modules themselves
             found.update(f"{base}.{alias.name}" for alias in node.names if is_module(f"{base}.{alias.name}"))
-    return {name for name in found if name != PACKAGE}
+    return frozenset(name for name in found if name != PACKAGE)
 
 
 def dependency_files(module_name: str) -> list[Path]:
