@@ -21,23 +21,25 @@ def get_deck() -> list[Slide]:
 
 
 class PageCache:
-    """Each slide's page rendered (and gzipped: 87 KB → about 15 KB for the Wi-Fi) once, as a whole
-    class opens the same pages; again after an edit. The first request renders every slide under a
+    """Each slide's page rendered (and gzipped: 87 KB → about 15 KB for the Wi-Fi) once, when first
+    asked for, as a whole class opens the same pages; again after an edit. A page is rendered under a
     lock, so 200 students arriving at once wait for one rendering instead of each doing it."""
 
     def __init__(self):
-        self.deck = None
-        self.pages: dict[int, tuple[bytes, bytes]] = {}
+        self.rendered: tuple[list[Slide] | None, dict[int, tuple[bytes, bytes]]] = (None, {})  # the deck, its pages
         self.lock = threading.Lock()
 
     def page(self, deck: list[Slide], n: int) -> tuple[bytes, bytes]:
-        if deck is self.deck and n in self.pages:
-            return self.pages[n]
+        rendered_deck, pages = self.rendered
+        if deck is rendered_deck and n in pages:
+            return pages[n]
         with self.lock:
-            if deck is not self.deck:  # the slide files changed (DeckCache read them again): render them all
-                self.pages = {i: render_page(deck, i) for i in range(1, len(deck) + 1)}
-                self.deck = deck
-            return self.pages[n]
+            if deck is not self.rendered[0]:  # the slide files changed (DeckCache read them again): start afresh
+                self.rendered = (deck, {})
+            pages = self.rendered[1]
+            if n not in pages:
+                pages[n] = render_page(deck, n)
+            return pages[n]
 
 
 def demo_budgets(engine) -> dict[str, dict]:
