@@ -275,7 +275,6 @@ def test_a_loss_curve_of_any_length_is_drawn_with_about_a_hundred_points():
     assert thinned([2.0, 1.0], points=100) == [[1, 2.0], [2, 1.0]]
 
 
-
 def test_the_optimiser_updates_every_weight_exactly_as_torchs_adam_does():
     torch.manual_seed(0)
     ours = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
