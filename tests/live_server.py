@@ -1,13 +1,12 @@
-"""Runs the real server (`flask --app app run`) in a child process on a free localhost port."""
+"""Runs the real server (`flask --app tests.fixture_app run`) in a process of its own on a free localhost
+port, forked from one that imported the app once (tests/forked_servers.py)."""
 import os
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.forked_servers import ROOT, start_server
 
 
 def free_port() -> int:
@@ -37,10 +36,7 @@ class LiveServer:
                "FLASK_AUDIENCE_REFRESH_SECONDS": "0.5",
                "FLASK_CALIBRATE": "0", **self.extra_env}
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "flask", "--app", "tests.fixture_app", "run", "--port", str(self.port)],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-        )
+        self.process = start_server(["--app", "tests.fixture_app", "run", "--port", str(self.port)], env, self.log_path)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -81,6 +81,15 @@ def fill_cache(cache: Path) -> None:
         engine.cache.put(demo_id, default_key, defaults, result)
 
 
+def cache_tiny_run(cache: Path, demo_id: str) -> None:
+    """The demo's shared tiny run kept in this cache folder under its TINY settings, as a server there would
+    keep it: a slide test that presses Run with those settings is shown it at once, instead of the server
+    training it again beside the test."""
+    engine = Engine(cache)
+    _, params, key = engine.resolve(demo_id, TINY[demo_id])
+    engine.cache.put(demo_id, key, params, tiny_result(demo_id)[0])
+
+
 def every_result_in(cache: Path, warmed: Path | None = None) -> Path:
     """`cache`, a new folder holding every slide's result: a copy of a `warmed` cache folder (the real
     results), or else the tiny ones as `fill_cache` stores them. For the benchmarks that look at pages."""

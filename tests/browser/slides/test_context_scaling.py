@@ -1,4 +1,5 @@
-"""Using the whole context in a real browser: tiny settings, Run, and the copy test's loss at every
+"""Using the whole context in a real browser: tiny settings, Run (the demo tests' shared tiny run, kept in
+the server's cache, so the server does not train it again), and the copy test's loss at every
 position for both families (told apart by dash as well as colour) with chance dotted and the repeat's
 start marked; beside it natural text against the context length T; under both the summary names
 the variant measured and the rate each model got. The whole slide is legible, without scrolling inside the demo, on a
@@ -10,10 +11,16 @@ from playwright.sync_api import expect
 
 from tests.browser.a11y import expect_accessible
 from tests.browser.legibility import measure, problems
-from tests.browser.cached_results import SETTLED
+from tests.browser.cached_results import SETTLED, cache_tiny_run
 from tests.browser.widget import open_demo, run_and_wait
+from tests.demos.tiny import TINY as TINY_RUNS
 
-TINY = {"steps": 20, "text_steps": 20, "seeds": 1}
+TINY = TINY_RUNS["context_scaling"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tiny_run(server):
+    cache_tiny_run(server.cache_dir, "context_scaling")
 
 
 def test_draws_the_copy_test_beside_natural_text(open_page, screenshot_path):
