@@ -33,23 +33,36 @@ def test_every_imported_name_is_exported_by_its_module():
     assert not missing, missing
 
 
-def test_python_and_javascript_write_a_ratio_alike():
-    """One rule for "1.78×": the summaries (Python) and the charts' labels (JavaScript) agree."""
+def run_module(module: str, function: str, values: list) -> list:
+    """`function` of the browser's `module` (a path under static/js) applied to each value, run by Node.js."""
     import json
     import shutil
     import subprocess
 
-    from demos.shared.speedup import times_word
-
     node = shutil.which("node")
     if node is None:
         pytest.skip("needs Node.js to run the browser's module")
-    values = [0.0123, 0.031, 0.0999, 0.13, 0.55, 0.98, 1.0, 1.163, 1.78, 4.0, 9.994, 10.2, 16.0, 123.4]
-    module = (ROOT / "demos" / "renderers" / "shared" / "times.js").as_uri()
-    script = f'import {{ timesWord }} from "{module}"; console.log(JSON.stringify({json.dumps(values)}.map(timesWord)));'
+    script = (f'import {{ {function} }} from "{(ROOT / module).as_uri()}"; '
+              f'console.log(JSON.stringify({json.dumps(values)}.map((v) => {function}(v))));')
     out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == [times_word(v) for v in values]
+    return json.loads(out.stdout)
+
+
+def test_a_runs_time_is_written_in_whole_minutes_and_tens_of_seconds():
+    """The estimate beside Run and in "This run will take …": a minute is carried, never "3 min 60 s"."""
+    values = [0.4, 12.4, 59.4, 59.6, 64, 95, 236, 239.5, 299, 301]
+    assert run_module("demos/estimate.js", "aboutSeconds", values) == [
+        "under a second", "about 12 s", "about 59 s", "about 1 min", "about 1 min", "about 1 min 40 s",
+        "about 4 min", "about 4 min", "about 5 min", "about 5 min"]
+
+
+def test_python_and_javascript_write_a_ratio_alike():
+    """One rule for "1.78×": the summaries (Python) and the charts' labels (JavaScript) agree."""
+    from demos.shared.speedup import times_word
+
+    values = [0.0123, 0.031, 0.0999, 0.13, 0.55, 0.98, 1.0, 1.163, 1.78, 4.0, 9.994, 10.2, 16.0, 123.4]
+    assert run_module("demos/renderers/shared/times.js", "timesWord", values) == [times_word(v) for v in values]
 
 
 @pytest.mark.parametrize("words", [POLL_OPEN, FULL])

@@ -6,9 +6,10 @@ import { ApiError, postJSON } from "./api.js";
 // A duration to plan with: "under a second", "about 40 s", "about 3 min 20 s".
 export function aboutSeconds(seconds) {
   if (seconds < 1) return "under a second";
-  if (seconds < 60) return `about ${Math.round(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  const rest = Math.round((seconds - minutes * 60) / 10) * 10;
+  if (Math.round(seconds) < 60) return `about ${Math.round(seconds)} s`;
+  const tens = Math.max(60, Math.round(seconds / 10) * 10); // rounded whole: 239 s is "about 4 min", never "3 min 60 s"
+  const minutes = Math.floor(tens / 60);
+  const rest = tens - minutes * 60;
   return rest ? `about ${minutes} min ${rest} s` : `about ${minutes} min`;
 }
 
