@@ -8,6 +8,7 @@ no Python is needed to change what a slide says.
 One name is not a demo: `demo: recap` (the file `NN-recap.md`) is the closing slide, whose "demo"
 is the recap of what every other slide's demo measured (web/recap.py).
 """
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -180,11 +181,20 @@ def demo_ids(deck: list[Slide]) -> list[str]:
 
 
 def load_deck(folder: Path = SLIDES_DIR) -> list[Slide]:
-    """Read every slide file in `folder`, in file-name order."""
-    paths = sorted(folder.glob(SLIDE_FILE_GLOB))
-    if not paths:
+    """Every slide file in `folder`, in file-name order: read again only when one changes on disk (its
+    size or time), so that the many readers of one process (each app, each test) share one reading.
+    While the files are unchanged it is the same list (web/deck.py keeps pages rendered from it), which
+    no caller changes."""
+    stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.glob(SLIDE_FILE_GLOB)))
+    return read_deck(folder, stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def read_deck(folder: Path, stamp: tuple) -> list[Slide]:
+    """The slide files named in `stamp` (as load_deck makes it), parsed."""
+    if not stamp:
         raise SlideError(f"no slide files matching {SLIDE_FILE_GLOB} in {folder}")
-    deck = [parse_slide(path, n) for n, path in enumerate(paths, start=1)]
+    deck = [parse_slide(folder / name, n) for n, (name, _, _) in enumerate(stamp, start=1)]
     demos = [slide.demo for slide in deck]
     duplicated = sorted({d for d in demos if demos.count(d) > 1})
     if duplicated:
@@ -193,19 +203,10 @@ def load_deck(folder: Path = SLIDES_DIR) -> list[Slide]:
 
 
 class DeckCache:
-    """The deck, read once and read again only when a slide file changes on disk."""
+    """The deck of one folder as it is on disk now: an edited slide is read again without a restart."""
 
     def __init__(self, folder: Path = SLIDES_DIR):
         self.folder = folder
-        self._stamp = None
-        self._deck: list[Slide] = []
-
-    def _current_stamp(self):
-        return tuple((p.name, p.stat().st_mtime_ns) for p in sorted(self.folder.glob(SLIDE_FILE_GLOB)))
 
     def get(self) -> list[Slide]:
-        stamp = self._current_stamp()
-        if stamp != self._stamp:
-            self._deck = load_deck(self.folder)
-            self._stamp = stamp
-        return self._deck
+        return load_deck(self.folder)
