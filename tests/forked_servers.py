@@ -1,6 +1,6 @@
 """Test servers started by forking one process that has imported the app once, instead of a new
-Python each time: a server then starts in a tenth of a second, not 2.6 s of importing PyTorch and
-the app (on the 2-core machine, about 35 servers a test run). Each server still runs the real
+Python each time: a server then answers in half a second, not after 2.6 s of importing PyTorch and
+the app (26 servers in a run of the suite, on the 2-core machine). Each server still runs the real
 `flask --app tests.fixture_app run` command, with its own environment, in a process of its own.
 
 The forking process (`serve`, started once per test process and ended with it) never runs a tensor
