@@ -86,7 +86,7 @@ def accuracy_by_kind(right: list[bool], kinds: list[str]) -> dict:
 def work(params: dict) -> float:
     """The run's cost, in units of the server's speed test (engine/calibration.py); the factor was measured at the defaults
     (`python -m benchmarks.eta --fit`): seeds × steps × the lengths."""
-    return 0.0076 * params["seeds"] * params["steps"] * sum(params["lengths"])
+    return 0.00185 * params["seeds"] * params["steps"] * sum(params["lengths"])
 
 
 def entry(name: str, length: int, params: dict, lr: float, seed: int) -> Entry:
