@@ -185,8 +185,8 @@ def load_deck(folder: Path = SLIDES_DIR) -> list[Slide]:
     size or time), so that the many readers of one process (each app, each test) share one reading.
     While the files are unchanged it is the same list (web/deck.py keeps pages rendered from it), which
     no caller changes."""
-    stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.glob(SLIDE_FILE_GLOB)))
-    return read_deck(folder, stamp)
+    stats = [(path.name, path.stat()) for path in sorted(folder.glob(SLIDE_FILE_GLOB))]
+    return read_deck(folder, tuple((name, stat.st_size, stat.st_mtime_ns) for name, stat in stats))
 
 
 @functools.lru_cache(maxsize=8)
@@ -200,13 +200,3 @@ def read_deck(folder: Path, stamp: tuple) -> list[Slide]:
     if duplicated:
         raise SlideError(f"demos shown on two slides: {', '.join(duplicated)}")
     return deck
-
-
-class DeckCache:
-    """The deck of one folder as it is on disk now: an edited slide is read again without a restart."""
-
-    def __init__(self, folder: Path = SLIDES_DIR):
-        self.folder = folder
-
-    def get(self) -> list[Slide]:
-        return load_deck(self.folder)

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from demos import DEMOS
-from slides import RECAP, DeckCache, SlideError, demo_ids, load_deck, render_markdown, split_notes
+from slides import RECAP, SlideError, demo_ids, load_deck, render_markdown, split_notes
 from tests.deck import LECTURE
 
 def test_the_deck_has_the_lectures_slides_in_order_each_named_for_its_demo():
@@ -63,12 +63,11 @@ def test_two_slides_with_one_demo_are_refused(tmp_path):
 
 def test_an_edited_slide_is_read_again_without_a_restart(tmp_path):
     write_slide(tmp_path, "01-x.md", "title: Before\ndemo: x")
-    cache = DeckCache(tmp_path)
-    assert cache.get()[0].title == "Before"
+    assert load_deck(tmp_path)[0].title == "Before"
     write_slide(tmp_path, "01-x.md", "title: After\ndemo: x")
     stat = (tmp_path / "01-x.md").stat()
     os.utime(tmp_path / "01-x.md", ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
-    assert cache.get()[0].title == "After"
+    assert load_deck(tmp_path)[0].title == "After"
 
 
 def test_formulas_between_dollar_signs_become_mathml_and_a_price_stays_text():

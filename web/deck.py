@@ -6,7 +6,7 @@ from flask import Blueprint, Flask, abort, current_app, jsonify, render_template
 
 from demos import DEMOS
 from demos.runtime.budgets import budget_text, described
-from slides import DeckCache, Slide, demo_ids
+from slides import Slide, demo_ids, load_deck
 from web.assets import gzip_bytes, gzipped_response
 from web.auth import is_instructor
 from web.engine import get_engine
@@ -17,7 +17,7 @@ bp = Blueprint("deck", __name__)
 
 
 def get_deck() -> list[Slide]:
-    return current_app.extensions["deck"].get()
+    return load_deck(current_app.extensions["slides_dir"])  # read again after an edit, without a restart
 
 
 class PageCache:
@@ -34,7 +34,7 @@ class PageCache:
         if deck is rendered_deck and n in pages:
             return pages[n]
         with self.lock:
-            if deck is not self.rendered[0]:  # the slide files changed (DeckCache read them again): start afresh
+            if deck is not self.rendered[0]:  # the slide files changed (load_deck read them again): start afresh
                 self.rendered = (deck, {})
             pages = self.rendered[1]
             if n not in pages:
@@ -128,6 +128,6 @@ def api_slides():
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["deck"] = DeckCache(Path(app.config["SLIDES_DIR"]))
+    app.extensions["slides_dir"] = Path(app.config["SLIDES_DIR"])
     app.extensions["deck_pages"] = PageCache()
     app.register_blueprint(bp)
