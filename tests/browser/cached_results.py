@@ -72,22 +72,21 @@ def fill_cache(cache: Path) -> None:
     run (tests/demos/tiny.py): whichever test needs it first pays for it."""
     engine = Engine(cache)
     for demo_id in demo_ids(load_deck()):
-        demo, params, key = engine.resolve(demo_id, PARAMS[demo_id])
         if PARAMS[demo_id] == TINY[demo_id]:
-            result = engine.cache.put(demo_id, key, params, tiny_result(demo_id)[0]).result
+            result = cache_tiny_run(engine, demo_id).result
         else:
+            demo, params, key = engine.resolve(demo_id, PARAMS[demo_id])
             result = engine.compute(demo, params, key)[0].result
         _, defaults, default_key = engine.resolve(demo_id, None)
         engine.cache.put(demo_id, default_key, defaults, result)
 
 
-def cache_tiny_run(cache: Path, demo_id: str) -> None:
-    """The demo's shared tiny run kept in this cache folder under its TINY settings, as a server there would
+def cache_tiny_run(engine: Engine, demo_id: str):
+    """The demo's shared tiny run kept in this engine's cache under its TINY settings, as its server would
     keep it: a slide test that presses Run with those settings is shown it at once, instead of the server
-    training it again beside the test."""
-    engine = Engine(cache)
+    training it again beside the test. Returns the cache entry."""
     _, params, key = engine.resolve(demo_id, TINY[demo_id])
-    engine.cache.put(demo_id, key, params, tiny_result(demo_id)[0])
+    return engine.cache.put(demo_id, key, params, tiny_result(demo_id)[0])
 
 
 def every_result_in(cache: Path, warmed: Path | None = None) -> Path:

@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from engine import Engine
 from tests.browser.a11y import expect_accessible
 from tests.browser.legibility import measure, problems
 from tests.browser.cached_results import SETTLED, cache_tiny_run
@@ -20,7 +21,7 @@ TINY = TINY_RUNS["context_scaling"]
 
 @pytest.fixture(scope="module", autouse=True)
 def tiny_run(server):
-    cache_tiny_run(server.cache_dir, "context_scaling")
+    cache_tiny_run(Engine(server.cache_dir), "context_scaling")
 
 
 def test_draws_the_copy_test_beside_natural_text(open_page, screenshot_path):
