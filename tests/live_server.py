@@ -35,7 +35,7 @@ class LiveServer:
                "FLASK_CONFIRM_JOB_SECONDS": "1000000", "FLASK_SSE_HEARTBEAT_SECONDS": "1",
                "FLASK_AUDIENCE_REFRESH_SECONDS": "0.5",
                "FLASK_CALIBRATE": "0", **self.extra_env}
-        self.log = open(self.log_path, "w")
+        self.log_path.write_text("")  # this server's own log (its port's file), which the server appends to
         self.process = start_server(["--app", "tests.fixture_app", "run", "--port", str(self.port)], env, self.log_path)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -59,4 +59,3 @@ class LiveServer:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=10)
-        self.log.close()

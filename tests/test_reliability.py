@@ -157,7 +157,6 @@ def test_killing_the_server_mid_training_loses_nothing_that_finished(tmp_path):
                 time.sleep(0.05)  # until it is well into training
             server.process.send_signal(signal.SIGKILL)
             server.process.wait()
-            server.log.close()
             server = LiveServer(cache).start()
             again = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5, "seed": 1})
             assert again["status"] == "done" and again["cached"] is True, "served from disk, not trained again"
