@@ -51,7 +51,12 @@ PARAMS = [
     Param("loop_max_length", "choice", 256, "Longest length for the Python-loop LSTM (it is slow)",
           choices=(64, 128, 256, 512, 1024, 2048, 4096)),
     Param("compare_cpu", "bool", True, "On a GPU server, also time the CPU for a side-by-side race"),
+    Param("cpu_max_length", "choice", 1024, "Longest length timed on one CPU thread, and on the CPU beside a GPU "
+          "(one thread takes about half a second a step at 1,024)", choices=(256, 512, 1024)),
 ]
+# On a GPU server most of the race's time is the one-thread CPU timings, not the GPU's: its default
+# stops them at 512, which keeps the race within the GPU's few seconds (`demos/runtime/budgets.py`).
+BUDGETS = {"gpu": {"default": {"cpu_max_length": 512}}}
 
 # Dense peak throughput in FLOP/s by precision, from the makers' data sheets (SXM parts), to say how
 # much of the device the Transformer layer actually used. TF32 runs float32 matrix products on the
@@ -72,9 +77,6 @@ def build(contender: str, width: int) -> nn.Module:
     if contender == "lstm_loop":
         return LoopLSTM(width)
     return Block(ModelConfig(width=width, n_heads=max(1, width // 32), fast_attention=True))
-
-
-CPU_COMPARE_MAX = 1024  # beside a GPU, or on one thread, the CPU is timed up to this length (at 4,096 a step takes seconds)
 
 
 def transformer_flops(batch: int, length: int, width: int) -> float:
@@ -171,8 +173,8 @@ def work(params: dict) -> float:
 
 def scaling_lengths(params: dict) -> list[int]:
     """Where the speed-up from one thread is timed: the longest length every contender runs at, and
-    the longest up to CPU_COMPARE_MAX."""
-    within = [n for n in sorted(params["lengths"]) if n <= CPU_COMPARE_MAX] or sorted(params["lengths"])[:1]
+    the longest up to `cpu_max_length`."""
+    within = [n for n in sorted(params["lengths"]) if n <= params["cpu_max_length"]] or sorted(params["lengths"])[:1]
     everyone = [n for n in within if n <= params["loop_max_length"]]
     return sorted({within[-1], *everyone[-1:]})
 
@@ -197,7 +199,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
         result = race(params, device, share(progress, 0.0, 0.55 if second else 0.75))
         races = [result]
         if second is not None:  # the CPU side by side, to the lengths a CPU times in seconds
-            cpu_lengths = [n for n in params["lengths"] if n <= CPU_COMPARE_MAX] or params["lengths"][:1]
+            cpu_lengths = [n for n in params["lengths"] if n <= params["cpu_max_length"]] or params["lengths"][:1]
             races.append(race({**params, "lengths": cpu_lengths}, second, share(progress, 0.55, 0.75)))
         scaling = thread_scaling(params, device, cpu_threads, share(progress, 0.75, 1.0))
     counts = {name: count_parameters(build(name, params["width"])) for name in CONTENDERS}

@@ -151,6 +151,16 @@ def test_one_core_and_no_gpu_has_no_speed_up_to_measure():
 
 def test_the_speed_up_is_timed_at_the_longest_length_all_three_run_and_the_longest_up_to_the_cap():
     lengths = list(speed_race.LENGTHS)
-    assert speed_race.scaling_lengths({"lengths": lengths, "loop_max_length": 256}) == [256, speed_race.CPU_COMPARE_MAX]
-    assert speed_race.scaling_lengths({"lengths": [64], "loop_max_length": 64}) == [64]
-    assert speed_race.scaling_lengths({"lengths": [2048, 4096], "loop_max_length": 64}) == [2048]
+    assert speed_race.scaling_lengths({"lengths": lengths, "loop_max_length": 256, "cpu_max_length": 1024}) == [256, 1024]
+    assert speed_race.scaling_lengths({"lengths": lengths, "loop_max_length": 256, "cpu_max_length": 512}) == [256, 512]
+    assert speed_race.scaling_lengths({"lengths": [64], "loop_max_length": 64, "cpu_max_length": 1024}) == [64]
+    assert speed_race.scaling_lengths({"lengths": [2048, 4096], "loop_max_length": 64, "cpu_max_length": 1024}) == [2048]
+
+
+def test_a_gpu_server_times_the_cpu_to_a_shorter_length_by_default():
+    from demos.runtime.budgets import overrides
+    from demos.runtime.params import validate
+    cpu = validate(speed_race.PARAMS, overrides(speed_race, "cpu"))
+    gpu = validate(speed_race.PARAMS, overrides(speed_race, "cuda"))
+    assert speed_race.scaling_lengths(cpu) == [256, 1024]
+    assert speed_race.scaling_lengths(gpu) == [256, 512]
