@@ -254,6 +254,18 @@ def language_model_loss(model: nn.Module, batch: tuple) -> torch.Tensor:
     return nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1))
 
 
+def in_bfloat16(loss_fn: LossFn) -> LossFn:
+    """`loss_fn` with its forward pass in bfloat16 where the model is on a CUDA GPU (autocast: the matrix
+    products, attention and the LSTM in bfloat16, the loss in float32; the weights, their gradients and
+    Adam stay float32); elsewhere `loss_fn` itself (a CPU's LSTM has no bfloat16 kernel)."""
+    def loss(model: nn.Module, batch: tuple) -> torch.Tensor:
+        if device_of(model).type != "cuda":
+            return loss_fn(model, batch)
+        with torch.autocast("cuda", dtype=torch.bfloat16, cache_enabled=False):  # no cast cache: a CUDA graph replays it
+            return loss_fn(model, batch)
+    return loss
+
+
 class EarlyStop:
     """An `on_report` rule: stop once the recent mean loss is below `solved`, or once it has not
     fallen by `min_gain` (a share of itself) for `patience` steps: trained to convergence, not to a

@@ -26,7 +26,8 @@ from torch import nn
 
 from demos.core.models import ModelConfig, build_model, count_parameters, matching_width
 from demos.core.python_docs import Corpus, load
-from demos.core.training import Run, TrainConfig, language_model_loss, thinned, train_together
+from demos.core.training import Run, TrainConfig, in_bfloat16, language_model_loss, thinned, train_together
+from demos.runtime.device import precision
 from demos.runtime.progress import Tally, in_threads
 from demos.runtime.storage import current_store
 from demos.shared import tuning
@@ -62,6 +63,7 @@ class CharLM:
     lr: float | None = None
     schedule: str | None = None  # "cooldown" or "cosine" (`demos.core.training.learning_rate`)
     window: int | None = None  # characters per training window (at most `context`): shorter windows, more of them
+    bfloat16: bool = False  # on a GPU, the forward pass in bfloat16 (`training.in_bfloat16`); scored in float32
 
 
 def recipe(settings: CharLM) -> dict:
@@ -252,8 +254,8 @@ def fit_models(settings: list[CharLM], device: torch.device, progress) -> list[t
         model = build_model(model_config(s, corpus.vocab_size)).to(device)
         rule = BestOnValidation(model, validation, s, device, lambda step, stop, message, s=s: tally.update(
             s, step, stop, message))
-        runs.append(Run(model, training_windows(s, corpus.ids["train"], device), language_model_loss,
-                        train_config(s), rule))
+        runs.append(Run(model, training_windows(s, corpus.ids["train"], device),
+                        in_bfloat16(language_model_loss) if s.bfloat16 else language_model_loss, train_config(s), rule))
         rules.append(rule)
     started = time.perf_counter()
     train_together(runs)
@@ -267,9 +269,14 @@ def fit_models(settings: list[CharLM], device: torch.device, progress) -> list[t
             "non_embedding": count_parameters(run.model, non_embedding=True),
             "steps_taken": len(run.losses), "best_step": rule.best_step, "validation_bits": rule.best_bits,
             "validation_curve": rule.curve, "loss_curve": thinned(run.losses, 60),
-            "train_seconds": round(seconds, 3), "care": CARE[s.kind],
+            "train_seconds": round(seconds, 3), "care": CARE[s.kind], "precision": trained_in(s, device),
             **recipe(s), "warmup": run.cfg.warmup, "corpus": corpus.digest}))
     return fitted
+
+
+def trained_in(settings: CharLM, device: torch.device) -> str:
+    """The precision of a model's training: "bfloat16" (its forward pass, on a GPU), else the device's float32 ("tf32" on a recent GPU)."""
+    return "bfloat16" if settings.bfloat16 and device.type == "cuda" else precision(device)
 
 
 def train_models(settings: list[CharLM], device: torch.device, progress) -> list[tuple[nn.Module, dict]]:

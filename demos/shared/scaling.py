@@ -29,8 +29,10 @@ from demos.shared.tuning import LR_GRID, TUNED_DIR, Study, chosen
 
 MODELS = ("transformer", "lstm")
 SCHEDULE = "cosine"  # every sweep model's schedule (after the Transformer's warm-up): not tuned
-GRID = LR_GRID[2:]  # learning rates each size of each family tries: the shared grid without its two smallest
-#                     (at 600 steps on an H100 the third smallest, 0.0003, was the worst for every size of both)
+# Learning rates each size of each family tries: the shared grid without its two smallest (at 600 steps
+# on an H100 the third smallest, 0.0003, was the worst for every size of both), and one half-decade
+# above its largest (at 800 steps every LSTM chose the largest, 0.01: the grid's edge, not a best).
+GRID = (*LR_GRID[2:], 3e-2)
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Sweep:
     steps: int  # every model's (the best of every `eval_every` steps on the validation text kept)
     eval_every: int
     shapes: tuple[tuple[int, int, int], ...] = ()  # Figure 5: (layers, width, heads) at about the middle size
+    bfloat16: bool = False  # every model's forward pass in bfloat16 on a GPU (`training.in_bfloat16`)
 
     @property
     def recipe_file(self) -> str:
@@ -52,18 +55,21 @@ class Sweep:
 
     def describe(self) -> str:
         return (f"{self.steps:,} steps of {self.batch_size} windows of {self.context} characters "
-                f"({self.steps * self.batch_size * self.context / 1e6:.1f} M characters seen), every size")
+                f"({self.steps * self.batch_size * self.context / 1e6:.1f} M characters seen), every size"
+                + (", trained in bfloat16" if self.bfloat16 else ""))
 
 
 SWEEPS = {
     # An H100's prepared run: Transformers of 0.2 M to 3.2 M non-embedding parameters, a context of 512
-    # characters, 13.1 M characters seen each; and three more shapes at the middle size (0.8 M). The steps
-    # are as many as keep the run within three minutes there: 800 (153 s on 2026-11-27, the 27 models
-    # together at 181 ms a step). A 2-core laptop has no sweep yet: its prepared run trains the slide's
-    # two models for longer.
+    # characters, 26.2 M characters seen each; and three more shapes at the middle size (0.8 M). The steps
+    # are as many as keep the run within three minutes there. In float32 (TF32) the 27 models together
+    # took 169 ms a step, so 800 steps (153 s on 2026-11-27), where the largest of both families were
+    # still improving and tied; with the forward pass in bfloat16 they take 72 ms (on 2026-11-28:
+    # the Transformers 2.3 times faster, the LSTMs 1.2), so 1,600. A 2-core laptop has no sweep yet:
+    # its prepared run trains the slide's two models for longer.
     "gpu-sweep": Sweep("gpu-sweep", widths=(64, 128, 256), layers=4, lstm_layers=2, head_size=32, context=512,
-                       batch_size=32, steps=800, eval_every=100,
-                       shapes=((8, 96, 3), (2, 192, 6), (4, 128, 2))),
+                       batch_size=32, steps=1600, eval_every=200,
+                       shapes=((8, 96, 3), (2, 192, 6), (4, 128, 2)), bfloat16=True),
 }
 
 
@@ -106,7 +112,8 @@ def model(sweep: Sweep, kind: str, width: int, seed: int, lr: float | None = Non
     return CharLM(kind=kind, seed=seed, steps=sweep.steps, context=sweep.context, batch_size=sweep.batch_size,
                   width=width, n_layers=layers, n_heads=heads or max(1, width // sweep.head_size),
                   lstm_layers=sweep.lstm_layers, eval_every=sweep.eval_every,
-                  patience=sweep.steps // sweep.eval_every, lr=lr, schedule=SCHEDULE, window=sweep.context)
+                  patience=sweep.steps // sweep.eval_every, lr=lr, schedule=SCHEDULE, window=sweep.context,
+                  bfloat16=sweep.bfloat16)
 
 
 def sizes(sweep: Sweep, seeds: list[int]) -> list[CharLM]:
@@ -179,7 +186,8 @@ def size_panel(sweep: Sweep, trained: dict, seeds: list[int]) -> dict:
                            "best_step": [i["best_step"] for i in infos]})
         fit = fit_power_law([p["non_embedding"] for p in points], [p["test_bits"]["mean"] for p in points])
         families.append({"kind": kind, "label": label(kind), "points": points, "fit": fit})
-    return {"families": families, "budget": sweep.describe(), "recipes": f"python -m benchmarks.recipes "
+    return {"families": families, "budget": sweep.describe(), "precision": infos[0].get("precision"),
+            "recipes": f"python -m benchmarks.recipes "
             f"{sweep.recipe_file}", "grid": list(GRID)}
 
 
@@ -214,4 +222,5 @@ def position_panel(sweep: Sweep, trained: dict, seeds: list[int]) -> dict:
                          "curve": [round(v, 4) for v in curve.tolist()],
                          "fit": fit_offset_power_law(positions.numpy(), curve.numpy(), weights=(1 / positions).numpy()),
                          "stops_gaining": over_seeds([i["stops_gaining"] for i in infos])})
-    return {"bins": position_bins(sweep.context), "context": sweep.context, "families": families}
+    return {"bins": position_bins(sweep.context), "context": sweep.context, "families": families,
+            "precision": infos[0].get("precision")}

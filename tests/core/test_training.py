@@ -14,6 +14,7 @@ import pytest
 import torch
 from torch import nn
 
+from demos.core.models import ModelConfig, build_model
 from demos.core.training import (
     EarlyStop,
     Run,
@@ -21,6 +22,7 @@ from demos.core.training import (
     Stepper,
     TrainConfig,
     classification_loss,
+    in_bfloat16,
     language_model_loss,
     learning_rate,
     make_optimizer,
@@ -303,3 +305,11 @@ def test_training_in_a_fresh_process_never_imports_torchs_compiler():
               "print('torch._dynamo' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_bfloat16_training_is_for_a_gpu_and_leaves_a_cpus_loss_exactly_as_it_was():
+    torch.manual_seed(0)
+    model = build_model(ModelConfig(kind="lstm", vocab_size=10, n_out=10, width=8, n_layers=1))
+    tokens = torch.randint(10, (4, 9))
+    batch = (tokens[:, :-1], tokens[:, 1:])
+    assert torch.equal(in_bfloat16(language_model_loss)(model, batch), language_model_loss(model, batch))

@@ -163,4 +163,4 @@ def test_a_gpu_server_times_the_cpu_to_a_shorter_length_by_default():
     cpu = validate(speed_race.PARAMS, overrides(speed_race, "cpu"))
     gpu = validate(speed_race.PARAMS, overrides(speed_race, "cuda"))
     assert speed_race.scaling_lengths(cpu) == [256, 1024]
-    assert speed_race.scaling_lengths(gpu) == [256, 512]
+    assert speed_race.scaling_lengths(gpu) == [256]

@@ -12,7 +12,7 @@ from demos.runtime.storage import ModelStore
 from demos.shared import scaling, tuning
 
 TINY = scaling.Sweep("gpu-sweep", widths=(16, 32, 48), layers=2, lstm_layers=2, head_size=8, context=64,
-                     batch_size=8, steps=40, eval_every=20, shapes=((4, 24, 3),))
+                     batch_size=8, steps=40, eval_every=20, shapes=((4, 24, 3),), bfloat16=True)
 
 
 def test_a_gpu_server_gets_the_gpu_defaults():
@@ -35,6 +35,26 @@ def test_the_tiny_sweep_trains_on_cuda_and_gives_both_panels(tmp_path, monkeypat
     finally:
         tuning.tuned.cache_clear()
     assert result["device"].startswith("cuda") and result["budget_run"]["tier"] == "gpu"
+    assert result["precision"] == "bfloat16" and result["sweep"]["sizes"]["precision"] == "bfloat16"
     for family in result["sweep"]["sizes"]["families"]:
         assert len(family["points"]) == 3 and all(0 < p["test_bits"]["mean"] < math.log2(96) for p in family["points"])
     assert len(result["sweep"]["shapes"]["shapes"]) == 2
+
+
+def test_bfloat16_training_is_captured_runs_its_products_in_bfloat16_and_keeps_float32_weights():
+    from demos.core.models import ModelConfig, build_model
+    from demos.core.training import Run, SameBatch, TrainConfig, in_bfloat16, language_model_loss, train_together
+
+    torch.manual_seed(0)
+    seen = []
+    for kind in ("transformer", "lstm"):
+        model = build_model(ModelConfig(kind=kind, vocab_size=12, n_out=12, width=32, n_layers=2, n_heads=4,
+                                        max_len=16, causal=True, fast_attention=True)).cuda()
+        model.register_forward_hook(lambda module, args, out: seen.append(out.dtype))
+        tokens = torch.randint(12, (8, 17), device="cuda")
+        run = Run(model, SameBatch(tokens[:, :-1], tokens[:, 1:]), in_bfloat16(language_model_loss),
+                  TrainConfig(steps=40, lr=3e-3, report_every=20))
+        train_together([run])
+        assert run.captured and all(math.isfinite(x) for x in run.losses)
+        assert all(p.dtype == torch.float32 for p in model.parameters())
+    assert seen and all(dtype == torch.bfloat16 for dtype in seen)
