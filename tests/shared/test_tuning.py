@@ -8,7 +8,7 @@ CPU = torch.device("cpu")
 
 
 def test_the_grid_is_half_decades_from_1e_4_to_1e_2():
-    assert LR_GRID == (1e-4, 3e-4, 1e-3, 3e-3, 1e-2)
+    assert LR_GRID == (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2)
     assert [c["lr"] for c in lr_grid(schedule="cosine")] == list(LR_GRID)
     assert all(c["schedule"] == "cosine" for c in lr_grid(schedule="cosine"))
 
