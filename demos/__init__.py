@@ -17,8 +17,13 @@ A demo module `demos/<id>.py` has:
                                  one-paragraph `summary` of what was measured;
   format_text(result)            → the result as text for the terminal;
 and, where they apply,
-  headline(result)               → the recap row for the last slide (`demos.shared.recap.headline`);
+  headline(result)               → the recap row for the last slide (`demos.shared.recap.headline`),
+                                 its winner one of `demos.shared.contenders.OUTCOMES`;
   CONTEST = False                its headline is an illustration: shown in the recap, never counted;
+  QUANTITIES                     what a slide may quote from a result, by name
+                                 (`demos.shared.quantities.declared(reader, ...)`: small functions
+                                 of the result, each with a one-line docstring); a number poll's
+                                 `measured:` names one;
   BUDGETS                        its defaults and prepared run per device class ("cpu", "gpu": a CUDA
                                  GPU), `demos.runtime.budgets`: {"cpu": {"full": {...}}, "gpu":
                                  {"default": {...}, "full": {...}}}, each entry only the parameters

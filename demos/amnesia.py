@@ -14,8 +14,9 @@ from demos.core.training import EarlyStop, thinned
 from demos.runtime.params import Param, seed_param
 from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chance, train_and_score, validation_loss
 from demos.shared.contenders import CARE, label, rates_sentence, recipe
+from demos.shared.quantities import declared
 from demos.shared.recap import headline as recap_row
-from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.seeds import ahead, leader, over_seeds, seed_list, seeds_param, spread_text
 from demos.shared.tuning import Study, chosen, how_chosen, lr_grid
 from demos.shared.words import count
 
@@ -138,10 +139,23 @@ def summarize(result: dict, length: int) -> str:
     return text + " " + rates_sentence(result["recipes"], {m["label"]: m["lr"] for m in result["models"].values()})
 
 
+def lstm_accuracy(result: dict) -> dict:
+    """The tuned LSTM's accuracy on unseen strings (0 to 1), over seeds."""
+    return result["models"]["lstm-tuned"]["accuracy"]
+
+
+def transformer_accuracy(result: dict) -> dict:
+    """The Transformer's accuracy on unseen strings (0 to 1), over seeds."""
+    return result["models"]["transformer"]["accuracy"]
+
+
+QUANTITIES = declared(lstm_accuracy, transformer_accuracy)  # what the slide may quote
+
+
 def headline(result: dict) -> dict:
     """For the recap: which model recalled the first letter more often, with every seed."""
-    lstm, transformer = result["models"]["lstm-tuned"]["accuracy"], result["models"]["transformer"]["accuracy"]
-    winner = "transformer" if ahead(transformer, lstm) else "lstm-tuned" if ahead(lstm, transformer) else "tie"
+    lstm, transformer = lstm_accuracy(result), transformer_accuracy(result)
+    winner = leader({"transformer": transformer, "lstm": lstm})
     return recap_row(f"Amnesia Test, length {result['params']['length']}", winner,
                      f"Transformer {spread_text(transformer)}, tuned LSTM {spread_text(lstm)} "
                      f"(chance {result['chance']:.0%}; {count(len(result['seeds']), 'seed')})")

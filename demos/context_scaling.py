@@ -35,8 +35,9 @@ from demos.shared import scaling
 from demos.shared.char_models import (CharLM, bits, document_windows, each_in_parallel, stops_gaining, token_losses,
                                       trained_models, untrained)
 from demos.shared.contenders import label
+from demos.shared.quantities import declared
 from demos.shared.recap import headline as recap_row
-from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.seeds import leader, over_seeds, seed_list, seeds_param, spread_text
 from demos.shared.tuning import Study, chosen, how_chosen, lr_grid, rate_text
 
 ID = "context_scaling"
@@ -258,10 +259,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
 
 def verdict(copy: dict) -> str:
     """Who predicted the repeats better with every seed (all of one's losses below all of the other's)."""
-    transformer, lstm = (m["repeat_bits"] for m in copy["models"])
-    if transformer["max"] < lstm["min"]:
-        return "transformer"
-    return "lstm" if lstm["max"] < transformer["min"] else "tie"
+    return leader(dict(zip(MODELS, (m["repeat_bits"] for m in copy["models"]))), lower_is_better=True)
 
 
 # ----------------------------------------------------------------------------- words
@@ -304,13 +302,25 @@ def position_words(panel: dict) -> str:
             f"character: {'; '.join(parts)}.")
 
 
+def transformer_repeat_bits(result: dict) -> dict:
+    """The Transformer's bits per repeated symbol on the copy test (lower is better), over seeds."""
+    return result["copy"]["models"][MODELS.index("transformer")]["repeat_bits"]
+
+
+def lstm_repeat_bits(result: dict) -> dict:
+    """The LSTM's bits per repeated symbol on the copy test (lower is better), over seeds."""
+    return result["copy"]["models"][MODELS.index("lstm")]["repeat_bits"]
+
+
+QUANTITIES = declared(transformer_repeat_bits, lstm_repeat_bits)  # what the slide may quote
+
+
 def headline(result: dict) -> dict:
     """For the recap, and the poll: who predicted the repeated symbols better, with every seed."""
     copy = result["copy"]
-    transformer, lstm = copy["models"]
     return recap_row(f"Copy test ({copy['variant']})", result["winner"],
-                     f"bits per repeated symbol: Transformer {bits_text(transformer['repeat_bits'])}, LSTM "
-                     f"{bits_text(lstm['repeat_bits'])}, chance {copy['chance']:.2f}")
+                     f"bits per repeated symbol: Transformer {bits_text(transformer_repeat_bits(result))}, LSTM "
+                     f"{bits_text(lstm_repeat_bits(result))}, chance {copy['chance']:.2f}")
 
 
 def format_text(result: dict) -> str:

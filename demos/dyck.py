@@ -17,6 +17,7 @@ strings: half balanced, half near misses made from balanced strings by one small
 (`NEAR_MISSES`). Beside them stand chance and the counting rule ("balanced if each type opens as
 often as it closes"), which catches some near misses and none of the others.
 """
+import math
 import random
 from collections import Counter
 
@@ -26,9 +27,9 @@ from demos.core.tasks import MAX_DEPTH, NEAR_MISSES, BoundedDyck, balanced_brack
 from demos.runtime.params import Param, seed_param
 from demos.shared.classifier import (Entry, FirstLearned, classifier_config, once_learned, train_and_score,
                                      train_entries)
-from demos.shared.contenders import CARE, label, rates_sentence, recipe
+from demos.shared.contenders import CARE, TIE, label, rates_sentence, recipe
 from demos.shared.recap import headline as recap_row
-from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.seeds import ahead, leader, over_seeds, seed_list, seeds_param, spread_text
 from demos.shared.tuning import Study, chosen, how_chosen, lr_grid
 from demos.shared.words import listed
 
@@ -191,10 +192,10 @@ def learned_text(steps: list[int | None], budget: int) -> str:
     return text + (f"; {missed} seed{'s' if missed > 1 else ''} not within {budget:,}" if missed else "")
 
 
-def sooner(a: list[int | None], b: list[int | None]) -> bool:
-    """Whether every seed of `a` learned before any seed of `b` did (never learning counts as last)."""
-    late = float("inf")
-    return None not in a and max(a) < min(late if s is None else s for s in b)
+def learned_range(steps: list[int | None]) -> dict:
+    """Steps until learned over seeds as a range ({"min", "max"}), never learning counting as last."""
+    late = [math.inf if s is None else s for s in steps]
+    return {"min": min(late), "max": max(late)}
 
 
 def race(result: dict, length: int) -> tuple[str, str]:
@@ -202,11 +203,11 @@ def race(result: dict, length: int) -> tuple[str, str]:
     steps = {name: point(result, name, length)["learned_at"] for name in trained(result)}
     transformers = [name for name in ("transformer-2", "transformer") if name in steps]
     if not transformers or "lstm" not in steps:  # one family only: no race
-        return "tie", (transformers or ["lstm"])[0]
+        return TIE, (transformers or ["lstm"])[0]
     best = min(transformers, key=lambda name: (steps[name].count(None), sum(s or 0 for s in steps[name])))
-    winner = ("lstm" if sooner(steps["lstm"], steps[best])
-              else "transformer" if sooner(steps[best], steps["lstm"]) else "tie")
-    return winner, best
+    # fewer steps is better: ahead when every seed learned before any of the other's did
+    ranges = {"lstm": learned_range(steps["lstm"]), "transformer": learned_range(steps[best])}
+    return leader(ranges, lower_is_better=True), best
 
 
 def summarize(result: dict) -> str:

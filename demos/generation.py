@@ -23,10 +23,11 @@ from demos.core.python_docs import ALPHABET, decode, encode, load
 from demos.runtime.params import Param, ParamError, seed_param
 from demos.runtime.progress import share
 from demos.shared.char_models import CharLM, fit_models, target_positions, trained_models, untrained
-from demos.shared.contenders import label
+from demos.shared.contenders import TIE, label
 from demos.shared import scaling
+from demos.shared.quantities import declared
 from demos.shared.recap import headline as recap_row
-from demos.shared.seeds import over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.seeds import ahead, leader, over_seeds, seed_list, seeds_param, spread_text
 from demos.shared.tuning import LR_GRID, Study, how_chosen, rate_text
 
 ID = "generation"
@@ -233,13 +234,22 @@ def run(params: dict, progress, device: torch.device) -> dict:
     return result
 
 
+def transformer_bits(result: dict) -> dict:
+    """The Transformer's bits per character on the test text (lower is better), over seeds."""
+    return result["models"]["transformer"]["test_bits"]
+
+
+def lstm_bits(result: dict) -> dict:
+    """The LSTM's bits per character on the test text (lower is better), over seeds."""
+    return result["models"]["lstm"]["test_bits"]
+
+
+QUANTITIES = declared(transformer_bits, lstm_bits)  # what the slide may quote
+
+
 def winner(result: dict) -> str:
     """"transformer", "lstm" or "tie": the lower test bits per character with every seed, or a tie."""
-    transformer, lstm = result["models"]["transformer"]["test_bits"], result["models"]["lstm"]["test_bits"]
-    # lower is better: a model is ahead when its worst seed beat the other's best
-    if transformer["max"] < lstm["min"]:
-        return "transformer"
-    return "lstm" if lstm["max"] < transformer["min"] else "tie"
+    return leader({"transformer": transformer_bits(result), "lstm": lstm_bits(result)}, lower_is_better=True)
 
 
 def beaten(result: dict, kind: str) -> int:
@@ -271,7 +281,7 @@ def summarize(result: dict) -> str:
             f"{spread_text(models['transformer']['test_bits'], '.2f')}, LSTM {spread_text(models['lstm']['test_bits'], '.2f')}; "
             f"counting on the same characters: trigram {trigram['test_bits']:.2f}, {top['name']} {top['test_bits']:.2f}.")
     best = result["winner"]
-    text += (" Neither model was ahead with every seed." if best == "tie"
+    text += (" Neither model was ahead with every seed." if best == TIE
              else f" The {label(best)} was ahead with every seed.")
     words = {kind: baseline_words(result, kind) for kind in MODELS}
     text += (f" Both {words['transformer']}." if words["transformer"] == words["lstm"]
@@ -297,8 +307,8 @@ def sweep_words(sweep: dict, ladder: list[dict]) -> str:
                                                          f"{millions(p['non_embedding'])}" for p in family["points"])
                        for family in families.values())
     pairs = list(zip(families["transformer"]["points"], families["lstm"]["points"]))
-    ahead_t = sum(t["test_bits"]["max"] < l["test_bits"]["min"] for t, l in pairs)
-    ahead_l = sum(l["test_bits"]["max"] < t["test_bits"]["min"] for t, l in pairs)
+    ahead_t = sum(ahead(t["test_bits"], l["test_bits"], lower_is_better=True) for t, l in pairs)
+    ahead_l = sum(ahead(l["test_bits"], t["test_bits"], lower_is_better=True) for t, l in pairs)
     text = (f"By size (non-embedding parameters, test bits per character): {curves}. With every seed the "
             f"Transformer was ahead at {ahead_t} of {len(pairs)} sizes, the LSTM at {ahead_l}. Fitted as "
             f"k·N^(−α): α = {families['transformer']['fit']['alpha']:.3f} for the Transformer, "
@@ -320,7 +330,7 @@ def sweep_words(sweep: dict, ladder: list[dict]) -> str:
 
 def headline(result: dict) -> dict:
     """For the recap: which model predicted the test text better, in bits per character."""
-    transformer, lstm = result["models"]["transformer"]["test_bits"], result["models"]["lstm"]["test_bits"]
+    transformer, lstm = transformer_bits(result), lstm_bits(result)
     top = strongest(result)
     return recap_row("Unseen text, bits per character", result["winner"],
                      f"Transformer {spread_text(transformer, '.2f')}, LSTM {spread_text(lstm, '.2f')}; "

@@ -19,8 +19,9 @@ from demos.core.training import EarlyStop
 from demos.runtime.params import Param, seed_param
 from demos.shared.classifier import Entry, classifier_config, train_and_score, validation_loss
 from demos.shared.contenders import CARE, label, rates_sentence, recipe
+from demos.shared.quantities import declared
 from demos.shared.recap import headline as recap_row
-from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.seeds import ahead, leader, over_seeds, seed_list, seeds_param, spread_text
 from demos.shared.tuning import Study, chosen, how_chosen, lr_grid
 
 ID = "index_lookup"
@@ -146,12 +147,32 @@ def summarize(result: dict) -> str:
     return text + " " + rates_sentence(result["recipes"], {**rates, attention["label"]: attention["lr"]})
 
 
+def best_lstm(result: dict) -> dict:
+    return max(lstms(result), key=lambda m: m["accuracy"]["mean"])
+
+
+def digits_held_width_16(result: dict) -> dict:
+    """The digits the tuned LSTM of width 16 holds (its k of the last-k rule), over seeds."""
+    return next(m for m in lstms(result) if m["width"] == 16)["digits_held"]
+
+
+def best_lstm_accuracy(result: dict) -> dict:
+    """The accuracy (0 to 1) of the tuned LSTM width with the best mean, over seeds."""
+    return best_lstm(result)["accuracy"]
+
+
+def transformer_accuracy(result: dict) -> dict:
+    """The Transformer's accuracy (0 to 1), over seeds."""
+    return transformer(result)["accuracy"]
+
+
+QUANTITIES = declared(digits_held_width_16, best_lstm_accuracy, transformer_accuracy)  # what the slide may quote
+
+
 def headline(result: dict) -> dict:
     """For the recap: the Transformer against the best LSTM width."""
-    best = max(lstms(result), key=lambda m: m["accuracy"]["mean"])
-    attention = transformer(result)
-    winner = ("transformer" if ahead(attention["accuracy"], best["accuracy"])
-              else "lstm-tuned" if ahead(best["accuracy"], attention["accuracy"]) else "tie")
+    best, attention = best_lstm(result), transformer(result)
+    winner = leader({"transformer": transformer_accuracy(result), "lstm": best_lstm_accuracy(result)})
     return recap_row(f"Index Lookup, N = {result['length']}", winner,
                      f"Transformer {spread_text(attention['accuracy'])}, best LSTM (width {best['width']}) "
                      f"{spread_text(best['accuracy'])}; chance {result['chance']:.0%}")

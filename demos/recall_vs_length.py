@@ -14,8 +14,9 @@ from demos.core.training import EarlyStop
 from demos.runtime.params import Param, seed_param
 from demos.shared.classifier import N_TEST, Entry, classifier_config, near_chance, train_and_score, validation_loss
 from demos.shared.contenders import CARE, TUNED_FORGET_BIAS, label, rates_sentence, recipe
+from demos.shared.quantities import declared
 from demos.shared.recap import headline as recap_row
-from demos.shared.seeds import ahead, over_seeds, seed_list, seeds_param, spread_text
+from demos.shared.seeds import ahead, leader, over_seeds, seed_list, seeds_param, spread_text
 from demos.shared.tuning import Study, chosen, how_chosen, lr_grid
 from demos.shared.words import count, listed
 
@@ -134,15 +135,25 @@ def summarize(result: dict) -> str:
     return text + " " + rates_sentence(result["recipes"], {result["models"][name]: rates[name] for name in MODELS})
 
 
+def lstm_accuracy(result: dict) -> dict:
+    """The tuned LSTM's accuracy at the longest length tested (0 to 1), over seeds."""
+    return accuracies(result, "lstm-tuned")[-1]
+
+
+def transformer_accuracy(result: dict) -> dict:
+    """The Transformer's accuracy at the longest length tested (0 to 1), over seeds."""
+    return accuracies(result, "transformer")[-1]
+
+
+QUANTITIES = declared(lstm_accuracy, transformer_accuracy)  # what the slide may quote
+
+
 def headline(result: dict) -> dict:
     """For the recap: the best LSTM against the Transformer at the longest length tested."""
-    longest = result["lengths"][-1]
-    scores = {name: accuracies(result, name)[-1] for name in MODELS}
-    tuned, attention = scores["lstm-tuned"], scores["transformer"]
-    winner = "transformer" if ahead(attention, tuned) else "lstm-tuned" if ahead(tuned, attention) else "tie"
-    return recap_row(f"Fair fight, length {longest}", winner,
+    tuned, attention = lstm_accuracy(result), transformer_accuracy(result)
+    return recap_row(f"Fair fight, length {result['lengths'][-1]}", leader({"transformer": attention, "lstm": tuned}),
                      f"Transformer {spread_text(attention)}, tuned LSTM {spread_text(tuned)}, "
-                     f"LSTM {spread_text(scores['lstm'])} ({count(len(result['seeds']), 'seed')})")
+                     f"LSTM {spread_text(accuracies(result, 'lstm')[-1])} ({count(len(result['seeds']), 'seed')})")
 
 
 def format_text(result: dict) -> str:

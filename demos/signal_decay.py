@@ -22,9 +22,9 @@ from demos.core.training import TrainConfig
 from demos.runtime.params import Param, seed_param
 from demos.runtime.progress import share
 from demos.shared.classifier import Entry, build, classifier_config, fresh_examples, train_entries
-from demos.shared.contenders import label
+from demos.shared.contenders import family, label
 from demos.shared.recap import headline as recap_row
-from demos.shared.seeds import geometric_over_seeds, seed_list, seeds_param
+from demos.shared.seeds import ahead, geometric_over_seeds, seed_list, seeds_param
 
 ID = "signal_decay"
 TITLE = "Signal decay: how much does the first word still matter?"
@@ -143,7 +143,7 @@ def summarize(result: dict) -> str:
     text = (f"Measured {when}, over {result['sequences']} strings of {n} letters ({over}): the first letter's "
             f"gradient relative to the last letter's is {ratios}.")
     lstm, tuned = models["lstm"]["first_over_last"], models["lstm-tuned"]["first_over_last"]
-    if tuned["min"] > lstm["max"]:
+    if ahead(tuned, lstm):
         text += (f" Starting the forget gates at {models['lstm-tuned']['forget_bias']:g} instead of near 0 let "
                  f"{ratio(tuned['mean'] / lstm['mean'])} times more of the first letter's gradient through: the "
                  f"LSTM's curve at initialisation is mostly its forget gates' starting bias.")
@@ -159,7 +159,7 @@ def summarize(result: dict) -> str:
 def headline(result: dict) -> dict:
     """For the recap, an illustration (not counted): whose first-letter gradient survived best to the end."""
     strength = {name: result["models"][name]["first_over_last"]["mean"] for name in MODELS}
-    winner = max(strength, key=strength.get)
+    winner = family(max(strength, key=strength.get))
     when = "untrained" if not result["train_steps"] else f"after {result['train_steps']} steps"
     return recap_row(f"Word 1's gradient, {when}", winner,
                      ", ".join(f"{result['models'][name]['label']} {ratio(strength[name])}" for name in MODELS),

@@ -31,6 +31,8 @@ from demos.runtime.params import Param, seed_param
 from demos.runtime.progress import share
 from demos.shared import speedup
 from demos.shared.complexity import TABLE_1
+from demos.shared.contenders import TIE
+from demos.shared.quantities import declared
 from demos.shared.race_verdict import verdict, winners
 from demos.shared.recap import headline as recap_row
 from demos.shared.speedup import times_text, times_word
@@ -140,7 +142,7 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
         "noise_limit": NOISE_LIMIT,
         "tokens_per_second": tokens_per_second,
         "ratio_lstm_to_transformer": ratio,
-        "transformer_speedup": transformer_speedup(lengths, series, measured["spread"], measured["noisy"]),
+        "transformer_speedup": speedups_by_length(lengths, series, measured["spread"], measured["noisy"]),
         "memory_mib": measured["memory"] if device.type == "cuda" else None,
         "skipped": {"lstm_loop": skipped} if skipped else {},
         "transformer_gflops": [a / 1e9 for a in achieved],
@@ -153,11 +155,11 @@ def summarise(params: dict, device: torch.device, measured: dict, skipped: list)
     return result
 
 
-def transformer_speedup(lengths: list[int], series: dict, spread: dict, noisy: dict) -> list[dict]:
+def speedups_by_length(lengths: list[int], series: dict, spread: dict, noisy: dict) -> list[dict]:
     """At each length, how many times faster the Transformer layer's step was than the fused LSTM's:
-    the ratio of their medians, the least to the most any two of their timings give (a number poll's
-    measured value and range, slides/measured.py), and whether either timing stayed noisy (then no
-    poll is scored against it)."""
+    the ratio of their medians, the least to the most any two of their timings give (at the longest, the
+    quantity `transformer_speedup` below), and whether either timing stayed noisy (then no poll is scored
+    against it)."""
     return [{"length": n, "median": lstm / attention, "min": lstm_spread[0] / attention_spread[1],
              "max": lstm_spread[1] / attention_spread[0], "noisy": lstm_noisy or attention_noisy}
             for n, lstm, attention, lstm_spread, attention_spread, lstm_noisy, attention_noisy
@@ -219,13 +221,20 @@ def run(params: dict, progress, device: torch.device) -> dict:
     }
 
 
+def transformer_speedup(result: dict) -> dict:
+    """How many times as fast the Transformer layer's step was as the fused LSTM's, at the longest length timed."""
+    return result["transformer_speedup"][-1]  # the ratio of the medians, the least to the most two timings give
+
+
+QUANTITIES = declared(transformer_speedup)  # what the slide may quote
+
+
 def headline(result: dict) -> dict:
-    """For the recap: how many times as fast the Transformer layer's step was as the fused LSTM's at the
-    longest length timed, the quantity the slide's number poll asks for (`transformer_speedup[-1]`),
-    and who was faster there ("tie" where their timings overlap or one stayed noisy)."""
-    main, ratio = result["races"][0], result["transformer_speedup"][-1]
+    """For the recap: the quantity the slide's number poll asks for (`transformer_speedup`), and who was
+    faster there (TIE where their timings overlap or one stayed noisy)."""
+    main, ratio = result["races"][0], transformer_speedup(result)
     noisy = any(main["noisy"][name][-1] for name in ("lstm_fused", "transformer"))
-    return recap_row(f"Training step, length {ratio['length']:,}", result["faster"][-1] or "tie",
+    return recap_row(f"Training step, length {ratio['length']:,}", result["faster"][-1] or TIE,
                      f"Transformer layer's step {times_text(ratio['median'], [ratio['min'], ratio['max']])} "
                      f"as fast as the fused LSTM's" + ("; a timing stayed noisy" if noisy else ""))
 

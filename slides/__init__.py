@@ -3,7 +3,9 @@
 Each file is `NN-<demo>.md`, named for the demo it runs: YAML front matter (title, demo,
 optional layout and poll), the slide body in Markdown, then a line `Note:` and the speaker notes.
 A slide's number is its place in that order and nothing else. Instructors edit these files;
-no Python is needed to change what a slide says.
+no Python is needed to change what a slide says. What a poll is settled by is the demo's, declared
+in Python: a choice poll's outcomes are its headline's winners (demos/shared/contenders.py), a
+number poll names one of its `QUANTITIES` (checked here, when the deck loads).
 
 One name is not a demo: `demo: recap` (the file `NN-recap.md`) is the closing slide, whose "demo"
 is the recap of what every other slide's demo measured (web/recap.py).
@@ -17,17 +19,16 @@ from pathlib import Path
 import frontmatter
 import markdown
 
+from demos import DEMOS
+from demos.shared import quantities
+from demos.shared.contenders import OUTCOMES
 from slides.formulas import FormulaError, FormulaExtension
-from slides.measured import PathError, parse_path
 
 SLIDES_DIR = Path(__file__).parent
 SLIDE_FILE_GLOB = "[0-9][0-9]-*.md"
 NOTES_MARKER = re.compile(r"^Note:[ \t]*$", re.MULTILINE)
 LAYOUTS = ("standard", "title", "wide")  # wide: a narrow text column, a wide demo
 RECAP = "recap"  # the closing slide's demo: the recap of the others' results, not a demo module
-# A poll's choices are keyed by the outcome they predict: the `winner` of the demo's recap headline
-# (demos/shared/recap.py), so the slide can say which choice the measured result supports.
-OUTCOMES = ("transformer", "lstm", "rnn", "tie")
 MIN_CHOICES, MAX_CHOICES = 2, 5
 
 
@@ -46,8 +47,8 @@ class Poll:
 
 @dataclass(frozen=True)
 class NumberPoll:
-    """A question answered with a number, settled by the value at `measured` in the demo's result
-    (slides/measured.py reads it: the seeds' mean and range), times `scale` (100 for a fraction in %).
+    """A question answered with a number, settled by the quantity named `measured` that the slide's demo
+    declares (slides/measured.py reads it: the seeds' mean and range), times `scale` (100 for a fraction in %).
     On a `log` axis the slider and the histogram go in equal ratios, for "how many times" questions whose
     guesses span orders of magnitude (min must then be above 0)."""
     question: str
@@ -102,7 +103,7 @@ def parse_slide(path: Path, n: int) -> Slide:
     layout = post.get("layout", "standard")
     if layout not in LAYOUTS:
         raise SlideError(f"{path.name}: layout must be one of {LAYOUTS}, not {layout!r}")
-    poll = parse_poll(path, post.get("poll"))
+    poll = parse_poll(path, str(post["demo"]), post.get("poll"))
     body, notes = split_notes(post.content)
     try:
         body_html, notes_html = render_markdown(body), render_markdown(notes)
@@ -119,7 +120,7 @@ def parse_slide(path: Path, n: int) -> Slide:
     )
 
 
-def parse_poll(path: Path, raw) -> Poll | NumberPoll | None:
+def parse_poll(path: Path, demo: str, raw) -> Poll | NumberPoll | None:
     """`poll: {question: ..., choices: {<outcome>: <text>, ...}}` or `poll: {question: ..., number: {...}}`
     from the front matter, checked."""
     if raw is None:
@@ -128,15 +129,17 @@ def parse_poll(path: Path, raw) -> Poll | NumberPoll | None:
             or ("choices" in raw) == ("number" in raw):
         raise SlideError(f"{path.name}: poll needs a question and either choices (outcome: text) or a number")
     if "number" in raw:
-        return parse_number(path, str(raw["question"]).strip(), raw["number"])
+        return parse_number(path, demo, str(raw["question"]).strip(), raw["number"])
     choices = raw["choices"]
     if not isinstance(choices, dict):
         raise SlideError(f"{path.name}: poll needs a question and choices (outcome: text)")
     if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
         raise SlideError(f"{path.name}: a poll has {MIN_CHOICES} to {MAX_CHOICES} choices, not {len(choices)}")
+    # keyed by the outcome each predicts, the `winner` of the demo's recap headline (demos/shared/recap.py),
+    # so the slide can say which choice the measured result supports
     unknown = sorted(set(map(str, choices)) - set(OUTCOMES))
     if unknown:
-        raise SlideError(f"{path.name}: poll choices are keyed by an outcome in {OUTCOMES}, not {unknown}")
+        raise SlideError(f"{path.name}: poll choices are keyed by an outcome in {tuple(OUTCOMES)}, not {unknown}")
     return Poll(str(raw["question"]).strip(), tuple((str(o), str(t)) for o, t in choices.items()))
 
 
@@ -144,8 +147,8 @@ NUMBER_KEYS = {"measured", "unit", "min", "max", "step", "scale", "axis"}
 AXES = ("linear", "log")  # a number poll's slider and histogram: equal steps, or equal ratios
 
 
-def parse_number(path: Path, question: str, raw) -> NumberPoll:
-    """`number: {measured: <path into the result>, unit, min, max, step, scale, axis}`, checked."""
+def parse_number(path: Path, demo: str, question: str, raw) -> NumberPoll:
+    """`number: {measured: <a quantity the demo declares>, unit, min, max, step, scale, axis}`, checked."""
     where = f"{path.name}: a number poll"
     if not isinstance(raw, dict) or not NUMBER_KEYS - {"scale", "axis"} <= set(raw) or not set(raw) <= NUMBER_KEYS:
         raise SlideError(f"{where} needs measured, unit, min, max and step (and may have scale and axis), "
@@ -161,10 +164,10 @@ def parse_number(path: Path, question: str, raw) -> NumberPoll:
     axis = raw.get("axis", "linear")
     if axis not in AXES or (axis == "log" and numbers["min"] <= 0):
         raise SlideError(f"{where}'s axis is one of {AXES} (log needs min above 0), not {axis!r}")
-    try:
-        parse_path(str(raw["measured"]))
-    except PathError as error:
-        raise SlideError(f"{where}'s measured path: {error}") from None
+    declared = quantities.names(DEMOS.get(demo))
+    if str(raw["measured"]) not in declared:
+        raise SlideError(f"{where}'s measured names {str(raw['measured'])!r}, which demo {demo!r} does not declare "
+                         f"(its QUANTITIES: {', '.join(declared) or 'none'})")
     return NumberPoll(question, str(raw["measured"]), str(raw["unit"]), float(numbers["min"]), float(numbers["max"]),
                       float(numbers["step"]), float(numbers["scale"]), axis)
 

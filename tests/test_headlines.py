@@ -1,7 +1,11 @@
 """Each demo's recap headline on made-up results: the exact winner and the exact numbers, for a
 clear win each way and for ranges that overlap (a tie), and whether the row is a contest the recap
 counts or an illustration it only shows."""
+import pytest
+
 from demos import amnesia, context_scaling, dyck, generation, index_lookup, recall_vs_length, signal_decay, speed_race
+from demos.shared.contenders import OUTCOMES, TIE
+from demos.shared.recap import headline as recap_row
 from demos.shared.recap import is_contest
 from demos.shared.speedup import times_text
 from slides import load_deck
@@ -78,6 +82,23 @@ def test_signal_decay_is_an_illustration_of_whose_first_gradient_survived_best()
     assert is_contest(signal_decay) is False, "declared before any run, so an unrun illustration is no test to come"
 
 
+def test_a_win_is_named_in_the_one_vocabulary_the_polls_choices_use():
+    """The tuned LSTM's win is the LSTM's (the family a poll's choice predicts), labelled as every other
+    LSTM win; a winner outside the vocabulary is refused, not passed on to a poll that cannot match it."""
+    def result(lstm, transformer):
+        return {"params": {"length": 20}, "chance": 1 / 26, "seeds": [0, 1],
+                "models": {"lstm-tuned": {"accuracy": lstm}, "transformer": {"accuracy": transformer}}}
+
+    row = amnesia.headline(result(stats(0.9, 1.0), stats(0.1, 0.2)))
+    assert (row["winner"], row["winner_label"]) == ("lstm", OUTCOMES["lstm"]) == ("lstm", "LSTM")
+    models = {name: {"label": name, "first_over_last": stats(value)}
+              for name, value in (("rnn", 1e-5), ("lstm", 0.004), ("lstm-tuned", 0.95), ("transformer", 0.9))}
+    assert signal_decay.headline({"models": models, "train_steps": 0})["winner"] == "lstm"
+    assert set(OUTCOMES) == {"transformer", "lstm", "rnn", TIE} and OUTCOMES[TIE] == "neither"
+    with pytest.raises(ValueError, match="one of"):
+        recap_row("A test", "lstm-tuned", "numbers")
+
+
 def test_every_other_headline_is_a_contest():
     contests = [amnesia, context_scaling, dyck, generation, index_lookup, recall_vs_length, speed_race]
     assert all(is_contest(demo) for demo in contests)
@@ -125,11 +146,11 @@ def test_the_speed_race_row_is_the_ratio_its_poll_asks_for():
 
 
 def test_the_speed_race_row_and_its_poll_name_the_same_quantity():
-    """The poll settles against the value its path names; the recap row shows that very value, at the
+    """The poll settles against the quantity it names; the recap row shows that very value, at the
     length the question names."""
     [slide] = [slide for slide in load_deck() if slide.demo == "speed_race"]
     result = speed_race_result(6.7, 5.9, 7.4, "transformer")
-    measured = measured_value(result, slide.poll.measured, slide.poll.scale)
+    measured = measured_value("speed_race", slide.poll.measured, result, slide.poll.scale)
     row = speed_race.headline(result)
     assert times_text(measured["mean"], [measured["low"], measured["high"]]) in row["detail"]
     length = row["test"].rsplit("length ", 1)[1]

@@ -191,10 +191,11 @@ def test_a_how_many_times_poll_is_too_noisy_to_score_when_its_range_spans_over_t
 
 def test_a_value_its_demo_marked_noisy_is_never_scored_however_narrow_its_range():
     ratio = NumberPoll("How many times?", "x", "×", 0.1, 100, 0.1, axis="log")
-    result = {"speedup": [{"length": 4096, "median": 0.17, "min": 0.16, "max": 0.26, "noisy": True}]}
-    measured = measured_value(result, "speedup[-1]")
+    result = {"transformer_speedup": [{"length": 4096, "median": 0.17, "min": 0.16, "max": 0.26, "noisy": True}]}
+    measured = measured_value("speed_race", "transformer_speedup", result)
     assert measured["noisy"] is True and too_noisy(ratio, measured) is True
-    quiet = measured_value({"speedup": [{**result["speedup"][0], "noisy": False}]}, "speedup[-1]")
+    quiet = measured_value("speed_race", "transformer_speedup",
+                           {"transformer_speedup": [{**result["transformer_speedup"][0], "noisy": False}]})
     assert quiet["noisy"] is False and too_noisy(ratio, quiet) is False
 
 
@@ -203,33 +204,39 @@ def test_a_linear_polls_range_is_scored_however_wide():
     assert too_noisy(accuracy, {"mean": 40.0, "low": 0.0, "high": 80.0, "centre": "mean"}) is False
 
 
-def test_a_path_reads_a_list_item_by_its_fields_and_a_timings_median():
-    result = {"models": [{"model": "lstm-tuned", "width": 4, "held": over_seeds([1.0, 2.0])},
-                         {"model": "lstm-tuned", "width": 16, "held": over_seeds([3.0, 5.0])}],
-              "speedup": [{"length": 4096, "median": 2.0, "min": 1.5, "max": 3.0}]}
-    assert measured_value(result, "models[model=lstm-tuned,width=16].held") == {
+def test_a_named_quantity_is_read_by_its_demo_with_the_seeds_mean_or_a_timings_median():
+    def model(width, *held):
+        return {"model": "lstm-tuned", "width": width, "digits_held": over_seeds(list(held))}
+
+    lookup = {"models": [model(4, 1.0, 2.0), model(16, 3.0, 5.0), {"model": "transformer", "width": 64}]}
+    assert measured_value("index_lookup", "digits_held_width_16", lookup) == {
         "mean": 4.0, "low": 3.0, "high": 5.0, "centre": "mean", "noisy": False}
-    assert measured_value(result, "speedup[length=4096]", 10)["mean"] == 20.0
-    assert measured_value(result, "speedup[-1]")["centre"] == "median"
-    assert measured_value(result, "speedup[1]") is None
-    assert measured_value(result, "models[width=32].held") is None
-    assert measured_value(result, "models[model=lstm-tuned].held") is None  # two items match: no guessing which
-    assert measured_value(result, "models") is None
+    assert measured_value("index_lookup", "digits_held_width_16", {"models": [model(4, 1.0)]}) is None  # not run at 16
+    race = {"transformer_speedup": [{"length": 64, "median": 9.0, "min": 8.0, "max": 10.0},
+                                    {"length": 4096, "median": 2.0, "min": 1.5, "max": 3.0}]}
+    at_longest = measured_value("speed_race", "transformer_speedup", race, 10)
+    assert (at_longest["mean"], at_longest["low"], at_longest["high"], at_longest["centre"]) == (20.0, 15.0, 30.0, "median")
+    for old_shape in ({}, {"transformer_speedup": []}, {"transformer_speedup": [{"median": 2.0}]}, None):
+        assert measured_value("speed_race", "transformer_speedup", old_shape) is None
+    with pytest.raises(KeyError):
+        measured_value("speed_race", "transformer_speedup[-1]", race)  # a name the demo does not declare
 
 
 @pytest.mark.parametrize("number, message", [
-    ("{measured: a.b, unit: '%', min: 0, max: 100}", "needs measured, unit, min, max and step"),
-    ("{measured: a.b, unit: '%', min: 0, max: 100, step: 1, colour: red}", "needs measured"),
-    ("{measured: a.b, unit: '%', min: 100, max: 0, step: 1}", "min < max"),
-    ("{measured: a.b, unit: '%', min: 0, max: 100, step: 0}", "step above 0"),
-    ("{measured: a.b, unit: '%', min: 0, max: 100, step: 1, scale: -1}", "scale above 0"),
-    ("{measured: a.b, unit: '%', min: 0, max: true, step: 1}", "max must be numbers"),
-    ("{measured: a.b, unit: '%', min: zero, max: 100, step: 1}", "min must be numbers"),
-    ("{measured: 'a..b', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
-    ("{measured: 'a[width]', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
-    ("{measured: 'a[1.5]', unit: '%', min: 0, max: 100, step: 1}", "measured path"),
-    ("{measured: a.b, unit: '×', min: 0, max: 100, step: 1, axis: log}", "log needs min above 0"),
-    ("{measured: a.b, unit: '×', min: 1, max: 100, step: 1, axis: cubic}", "axis is one of"),
+    ("{measured: lstm_accuracy, unit: '%', min: 0, max: 100}", "needs measured, unit, min, max and step"),
+    ("{measured: lstm_accuracy, unit: '%', min: 0, max: 100, step: 1, colour: red}", "needs measured"),
+    ("{measured: lstm_accuracy, unit: '%', min: 100, max: 0, step: 1}", "min < max"),
+    ("{measured: lstm_accuracy, unit: '%', min: 0, max: 100, step: 0}", "step above 0"),
+    ("{measured: lstm_accuracy, unit: '%', min: 0, max: 100, step: 1, scale: -1}", "scale above 0"),
+    ("{measured: lstm_accuracy, unit: '%', min: 0, max: true, step: 1}", "max must be numbers"),
+    ("{measured: lstm_accuracy, unit: '%', min: zero, max: 100, step: 1}", "min must be numbers"),
+    # a quantity the demo does not declare, such as the path into a result a slide once named
+    ("{measured: models.lstm-tuned.accuracy, unit: '%', min: 0, max: 100, step: 1}",
+     r"names 'models.lstm-tuned.accuracy', which demo 'amnesia' does not declare \(its QUANTITIES: lstm_accuracy"),
+    ("{measured: 'lstm_accuracy[-1]', unit: '%', min: 0, max: 100, step: 1}", "does not declare"),
+    ("{measured: lstm_acuracy, unit: '%', min: 0, max: 100, step: 1}", "does not declare"),
+    ("{measured: lstm_accuracy, unit: '×', min: 0, max: 100, step: 1, axis: log}", "log needs min above 0"),
+    ("{measured: lstm_accuracy, unit: '×', min: 1, max: 100, step: 1, axis: cubic}", "axis is one of"),
     ("[1, 2]", "needs measured"),
 ])
 def test_a_badly_written_number_poll_is_refused_with_the_reason(tmp_path, number, message):

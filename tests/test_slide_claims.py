@@ -1,12 +1,13 @@
 """What a slide says follows what its demo measures: speaker notes carry no typed figures (the
 lecturer reads numbers from the cached result, in the presenter view), and every poll can be
-settled by its demo's own verdict, or for a number poll by the value its path names in the
-result, whatever the run measures."""
+settled by its demo's own verdict, or for a number poll by the quantity it names, which its demo
+declares and reads from any result it makes."""
 import re
 
 import pytest
 
 from demos import DEMOS, dyck
+from demos.shared import quantities
 from demos.shared.recap import is_contest
 from demos.shared.tuning import LR_GRID, rate_text
 from slides import NumberPoll, load_deck
@@ -49,8 +50,27 @@ def test_slides_3_5_and_10_ask_for_a_number():
 
 
 @pytest.mark.parametrize("slide", NUMBER_SLIDES, ids=lambda slide: slide.demo)
-def test_a_number_polls_path_names_a_measured_value_with_its_range(slide):
+def test_a_number_poll_names_a_quantity_its_demo_declares_and_measures_with_its_range(slide):
+    assert slide.poll.measured in quantities.names(DEMOS[slide.demo]), \
+        f"slide {slide.n}'s poll names {slide.poll.measured!r}, which its demo does not declare"
     result, _ = tiny_result(slide.demo)
-    measured = measured_value(result, slide.poll.measured, slide.poll.scale)
+    measured = measured_value(slide.demo, slide.poll.measured, result, slide.poll.scale)
     assert measured is not None, f"slide {slide.n}'s poll names {slide.poll.measured!r}, which its demo's result lacks"
     assert measured["low"] <= measured["mean"] <= measured["high"]
+
+
+DECLARING = sorted(demo_id for demo_id, demo in DEMOS.items() if quantities.names(demo))
+
+
+def test_every_demo_a_number_poll_asks_about_declares_quantities():
+    assert NUMBER_SLIDES and {slide.demo for slide in NUMBER_SLIDES} <= set(DECLARING)
+
+
+@pytest.mark.parametrize("demo_id", DECLARING)
+def test_each_declared_quantity_says_what_it_is_and_reads_a_measured_value_from_a_real_result(demo_id):
+    result, _ = tiny_result(demo_id)
+    for name, description in quantities.names(DEMOS[demo_id]).items():
+        assert description and "\n" not in description, f"{demo_id}'s {name} needs a one-line docstring"
+        value = quantities.read(DEMOS[demo_id], name, result)
+        assert value is not None, f"{demo_id}'s {name} reads no measured value from its tiny run"
+        assert value["min"] <= value.get("mean", value.get("median")) <= value["max"]

@@ -70,9 +70,9 @@ def settle(values: list[float], measured: dict, step: float) -> dict:
             "median_error": statistics.median(abs(v - measured["mean"]) for v in values) if values else None}
 
 
-def outcome(poll: NumberPoll, result: dict, record: dict) -> dict | None:
-    """What a result says about the class's guesses; None where the result holds no such value."""
-    measured = measured_value(result, poll.measured, poll.scale)
+def outcome(demo_id: str, poll: NumberPoll, result: dict, record: dict) -> dict | None:
+    """What a result of `demo_id` says about the class's guesses; None where the result holds no such value."""
+    measured = measured_value(demo_id, poll.measured, result, poll.scale)
     if measured is None:
         return None
     return {"kind": "number", **settle(answers(record), measured, poll.step), "too_noisy": too_noisy(poll, measured)}

@@ -174,7 +174,7 @@ def outcome(demo_id: str, poll: Poll | NumberPoll, result: dict, record: dict | 
     index of the choice that predicted that winner (None if no choice did); None without a headline.
     On a number poll: the measured value beside the class's answers in `record` (web/number_poll.py)."""
     if isinstance(poll, NumberPoll):
-        return number_poll.outcome(poll, result, record if record is not None else store().record(demo_id))
+        return number_poll.outcome(demo_id, poll, result, record if record is not None else store().record(demo_id))
     headline = getattr(DEMOS.get(demo_id), "headline", None)
     if headline is None:
         return None

@@ -1,5 +1,5 @@
-"""The contenders of the memory slides: how each is named on every slide, and the care each
-family gets, the same on every slide (fair means each contender gets its family's standard care,
+"""The contenders of the memory slides: how each is named on every slide, the outcomes a contest
+between them can have, and the care each family gets, the same on every slide (fair means each contender gets its family's standard care,
 the same data and the same budget).
 
 The learning rate is not family care: each contender's rate is chosen on validation data, slide by
@@ -21,6 +21,12 @@ WARMUP_SHARE = 0.1  # the Transformer's learning rate rises linearly over this s
 
 LABELS = {"rnn": "RNN", "lstm": "LSTM", "lstm-tuned": "tuned LSTM", "transformer": "Transformer"}
 
+# Who won a contest, in the one vocabulary of the demos' headlines, the polls' choices and the recap:
+# a family ("lstm" whichever LSTM it was: the tuned one's win is the LSTM's), or TIE where none was
+# ahead with every seed (or timing). Each with its label, as the recap and a poll's verdict name it.
+TIE = "tie"
+OUTCOMES = {"transformer": LABELS["transformer"], "lstm": LABELS["lstm"], "rnn": LABELS["rnn"], TIE: "neither"}
+
 CONTENDERS = {  # the model kind of each, and what its model starts with beyond PyTorch's defaults
     "rnn": {"kind": "rnn"},
     "lstm": {"kind": "lstm"},
@@ -34,6 +40,11 @@ CARE = {  # the same, in words for the slides (the rate each got is named beside
     "lstm-tuned": "forget gates start at 1",
     "transformer": "small embeddings (std 0.02, as GPT-2), learning rate warmed up over the first tenth of the steps",
 }
+
+
+def family(name: str) -> str:
+    """The outcome a contender's win is: its family ("lstm" for the tuned LSTM too)."""
+    return CONTENDERS[name]["kind"]
 
 
 def label(name: str) -> str:

@@ -1,5 +1,7 @@
 """What a speed race's timings show, in data and in words: who was faster at each length (only
 where the two spreads do not overlap and neither point is noisy), and the sentence that says so."""
+from demos.shared.contenders import TIE
+from demos.shared.seeds import leader, spread_range
 from demos.shared.speedup import times_word
 
 FAMILY = {"lstm_fused": "lstm", "transformer": "transformer"}  # the contender each family is judged by
@@ -8,14 +10,10 @@ FAMILY = {"lstm_fused": "lstm", "transformer": "transformer"}  # the contender e
 def faster(points: dict[str, dict]) -> str | None:
     """The name of the faster of two timed points, or None when that cannot be told: one is missing
     or noisy, or their spreads (fastest to slowest timing) overlap."""
-    (one, a), (other, b) = points.items()
-    if a["spread"] is None or b["spread"] is None or a["noisy"] or b["noisy"]:
+    if any(p["spread"] is None or p["noisy"] for p in points.values()):
         return None
-    if a["spread"][1] < b["spread"][0]:
-        return one
-    if b["spread"][1] < a["spread"][0]:
-        return other
-    return None
+    quicker = leader({name: spread_range(p["spread"]) for name, p in points.items()}, lower_is_better=True)
+    return None if quicker == TIE else quicker
 
 
 def point(race_result: dict, name: str, i: int) -> dict:

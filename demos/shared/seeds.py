@@ -1,9 +1,10 @@
 """Several seeds per headline: a number measured with one seed is an anecdote. A measured value
 over seeds is kept as its mean, its range and each seed's value, and the words a summary uses
-("ahead", "level") follow from the ranges, not from one run."""
+("ahead", "level") follow from the ranges, not from one run: one rule, `ahead`, says who won."""
 import math
 
 from demos.runtime.params import MAX_SEED, Param
+from demos.shared.contenders import TIE
 
 DEFAULT_SEEDS = 3
 
@@ -32,9 +33,27 @@ def geometric_over_seeds(values: list[float]) -> dict:
     return stats
 
 
-def ahead(a: dict, b: dict) -> bool:
-    """Whether `a` beat `b` with every seed's value above every one of b's (the ranges do not overlap)."""
-    return a["min"] > b["max"]
+def ahead(a: dict, b: dict, lower_is_better: bool = False) -> bool:
+    """Whether `a` beat `b` with every seed: each of a's values better than every one of b's (the
+    ranges, {"min", "max"}, do not overlap). Better is higher, or lower where `lower_is_better`
+    (bits per character, steps until learned, seconds)."""
+    return a["max"] < b["min"] if lower_is_better else a["min"] > b["max"]
+
+
+def spread_range(spread: list[float]) -> dict:
+    """A timing's or a speed-up's spread [least, most] as the range `ahead` compares."""
+    return {"min": spread[0], "max": spread[1]}
+
+
+def leader(scores: dict[str, dict], lower_is_better: bool = False) -> str:
+    """The name in `scores` ahead of every other with every seed (`ahead`), or TIE where none is (or
+    there is no other: one contender wins no contest)."""
+    if len(scores) < 2:
+        return TIE
+    for name, stats in scores.items():
+        if all(ahead(stats, other, lower_is_better) for rival, other in scores.items() if rival != name):
+            return name
+    return TIE
 
 
 def spread_text(stats: dict, fmt: str = ".0%") -> str:

@@ -18,6 +18,8 @@ import torch
 
 from demos.runtime.device import cpu_threads
 from demos.runtime.progress import check_stop
+from demos.shared.contenders import TIE
+from demos.shared.seeds import leader, spread_range
 
 NAMES = {"lstm_fused": "fused LSTM", "lstm_loop": "Python-loop LSTM", "transformer": "Transformer layer"}
 WHO = {"transformer": "transformer", "lstm": "lstm_fused"}  # who `gained_more` names: the contender it stands for
@@ -116,11 +118,8 @@ def gained_more(speedup: dict, i: int) -> str | None:
     lstm, attention = speedup["lstm_fused"], speedup["transformer"]
     if None in (lstm["spread"][i], attention["spread"][i]) or lstm["noisy"][i] or attention["noisy"][i]:
         return None
-    if attention["spread"][i][0] > lstm["spread"][i][1]:
-        return "transformer"
-    if lstm["spread"][i][0] > attention["spread"][i][1]:
-        return "lstm"
-    return None
+    more = leader({"transformer": spread_range(attention["spread"][i]), "lstm": spread_range(lstm["spread"][i])})
+    return None if more == TIE else more
 
 
 def number(value: float) -> str:

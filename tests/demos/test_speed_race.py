@@ -189,7 +189,7 @@ def test_the_transformers_speedup_over_the_fused_lstm_keeps_its_range():
     series = {"lstm_fused": [0.2, 0.9], "transformer": [0.1, 0.3]}
     spread = {"lstm_fused": [[0.15, 0.3], [0.6, 1.2]], "transformer": [[0.05, 0.2], [0.3, 0.4]]}
     noisy = {"lstm_fused": [False, True], "transformer": [False, False]}
-    assert speed_race.transformer_speedup([64, 4096], series, spread, noisy) == [
+    assert speed_race.speedups_by_length([64, 4096], series, spread, noisy) == [
         {"length": 64, "median": pytest.approx(2.0), "min": pytest.approx(0.75), "max": pytest.approx(6.0), "noisy": False},
         {"length": 4096, "median": pytest.approx(3.0), "min": pytest.approx(1.5), "max": pytest.approx(4.0),
          "noisy": True}]  # a timing that stayed noisy marks the ratio: no poll is scored against it

@@ -133,9 +133,9 @@ def as_tensor(rows) -> torch.Tensor:
 
 def poll_reading(demo_id: str, result: dict) -> dict:
     """What the number poll of the slide that runs `demo_id` reads from `result`: the measured mean and
-    range, in the poll's unit (slides/measured.py)."""
+    range of the quantity it names, in the poll's unit (slides/measured.py)."""
     [poll] = [slide.poll for slide in load_deck() if slide.demo == demo_id]
-    return measured_value(result, poll.measured, poll.scale)
+    return measured_value(demo_id, poll.measured, result, poll.scale)
 
 
 def unigram_nats(train_ids: torch.Tensor, eval_ids: torch.Tensor, vocab_size: int) -> float:
