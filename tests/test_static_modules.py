@@ -73,3 +73,77 @@ def test_the_page_reacts_to_declared_fields_not_to_the_servers_words(words):
     A rename on the server would silently break a page that matched them."""
     matching = [str(module.relative_to(ROOT)) for module in ROOT.rglob("*.js") if words in module.read_text(encoding="utf-8")]
     assert not matching, matching
+
+
+def code_lines(module: Path) -> list[str]:
+    """The module's lines without their comments (a comment may well quote an assignment)."""
+    text = re.sub(r"/\*.*?\*/", "", module.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return [re.sub(r"(^|\s)//.*$", "", line) for line in text.splitlines()]
+
+
+# `a.b = …` (also `a.b.c ??= …`, `f().b = …`): an assignment to a field of some object.
+FIELD_ASSIGNED = re.compile(r"(?:(?<![\w$.\])])[A-Za-z_$][\w$]*|[\])])(?:\??\.[\w$]+)+\s*(?:[-+*/]|\?\?|\|\||&&)?=(?![=>])")
+# The DOM's own properties, which a module sets on the elements it draws or controls.
+DOM_PROPERTIES = {"checked", "className", "disabled", "download", "hidden", "href", "id", "inert", "innerHTML", "open",
+                  "scope", "scrollTop", "selected", "src", "tabIndex", "textContent", "title", "type", "value"}
+
+
+def test_no_module_assigns_a_field_of_another_object():
+    """Each object keeps its own fields: a controller or a renderer never sets another's (`this.widget.result =
+    null`, `output.chart = …`, `this.state.params = …`); it calls the other's method, or a handler it was
+    given. Only `this.name = …` passes, and the DOM's properties (`element.hidden`, `dataset.x`, `style.x`)
+    and a global for the console (`window.x`)."""
+    found = []
+    for module in ROOT.rglob("*.js"):
+        for number, line in enumerate(code_lines(module), 1):
+            for match in FIELD_ASSIGNED.finditer(line):
+                chain = re.sub(r"\s*\W*=$", "", match.group(0)).replace("?.", ".").split(".")
+                own = chain[0] == "this" and len(chain) == 2
+                dom = chain[-1] in DOM_PROPERTIES or chain[-2] in {"dataset", "style"} or chain[0] == "window"
+                if not (own or dom):
+                    found.append(f"{module.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+# The chart's look is declared once (demos/chart_styles.js): a phone's width, and text sizes written as
+# numbers: a font's size, or the choice between the phone's 16 px and the canvas's 20.
+BREAKPOINT = re.compile(r"max-width|matchMedia\(")
+TEXT_SIZE = re.compile(r"\b(?:font|tickfont|textfont)\s*:\s*(?:\{[^}]*\bsize\s*:\s*)?\d|\?\s*(?:16|20)\s*:\s*(?:16|20)\b")
+
+
+def test_only_chart_styles_declares_the_phone_breakpoint_and_the_chart_text_sizes():
+    """The renderers (and the poll) take the phone's breakpoint and the charts' text sizes from
+    demos/chart_styles.js, where they were declared again in seven renderers; a renderer's own copy
+    would drift from the deck's layout (deck.css) and from the other charts."""
+    styles = ROOT / "demos" / "chart_styles.js"
+    found = []
+    for module in (ROOT / "demos").rglob("*.js"):
+        if module == styles:
+            continue
+        for number, line in enumerate(code_lines(module), 1):
+            breakpoint_ = BREAKPOINT.search(line) and "prefers-reduced-motion" not in line
+            size = "renderers" in module.parts and TEXT_SIZE.search(line)
+            if breakpoint_ or size:
+                found.append(f"{module.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+    assert BREAKPOINT.search(styles.read_text(encoding="utf-8")), "chart_styles.js declares the breakpoint"
+
+
+# A dash or marker given by a model's name: `{ rnn: "dot", …}`, `markers: { transformer: "circle", … }`.
+MODEL_LOOK = re.compile(r"\b(?:transformer|lstm|rnn)[\w-]*\"?\s*:\s*\"(?:solid|dash|dot|dashdot|longdash|longdashdot|"
+                        r"circle|square|diamond|triangle)")
+LOOK = re.compile(r'^\s*"?([\w-]+)"?: \{ (?:color: "[\w-]+", )?dash: "(\w+)"(?:, marker: "([\w-]+)")? \},$', re.MULTILINE)
+
+
+def test_each_model_has_one_look_on_every_slide():
+    """Each model's dash and marker are declared once (demos/chart_styles.js), where five renderers
+    declared their own and disagreed (the tuned LSTM dashed on one slide, dash-dotted on another); and no
+    two models share both, so that none is told apart by colour alone."""
+    found = [f"{module.relative_to(ROOT)}:{number}: {line.strip()}"
+             for module in (ROOT / "demos" / "renderers").rglob("*.js")
+             for number, line in enumerate(code_lines(module), 1) if MODEL_LOOK.search(line)]
+    assert not found, "\n".join(found)
+    looks = LOOK.findall((ROOT / "demos" / "chart_styles.js").read_text(encoding="utf-8"))
+    assert {"transformer", "lstm", "lstm-tuned", "rnn", "chance", "baseline"} <= {name for name, _, _ in looks}
+    pairs = [(dash, marker) for _, dash, marker in looks]
+    assert len(set(pairs)) == len(pairs), looks

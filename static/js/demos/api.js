@@ -16,11 +16,12 @@ function headers(extra = {}) {
 }
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  // `retryAfter`: the seconds a busy server (503) asked to wait before trying again, if it said.
+  constructor(status, body, retryAfter = null) {
     super(body?.error ?? `The server answered ${status}.`);
     this.status = status;
     this.body = body;
-    this.retryAfter = null;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -33,9 +34,7 @@ async function request(url, options = {}) {
   }
   const body = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = new ApiError(response.status, body);
-    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
-    throw error;
+    throw new ApiError(response.status, body, Number(response.headers.get("Retry-After")) || null);
   }
   return { status: response.status, body };
 }

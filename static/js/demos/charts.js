@@ -1,30 +1,9 @@
-// Plotly with the deck's look: large type for the back row, and one colour per model
-// on every slide, taken from the stylesheet's variables so they are defined in one place.
-
-const MODELS = ["transformer", "transformer-2", "lstm", "lstm-tuned", "rnn", "chance", "baseline"];
-
-export function modelColors() {
-  const style = getComputedStyle(document.documentElement);
-  return Object.fromEntries(MODELS.map((name) => [name, style.getPropertyValue(`--color-${name}`).trim()]));
-}
-
-// The same colours as text: darker shades that keep 4.5:1 contrast on the page.
-export function textColors() {
-  const style = getComputedStyle(document.documentElement);
-  return Object.fromEntries(MODELS.map((name) => [name, style.getPropertyValue(`--text-${name}`).trim() || undefined]));
-}
-
-// Text sizes in the units the chart is drawn in. The 1280×720 canvas is shown at 0.8 on a 1024×768
-// projector, so 20 canvas pixels are 16 on the screen; a phone's flowing column is not scaled.
-export const PHONE = window.matchMedia("(max-width: 760px)");
-const FONT_SIZE = { canvas: 20, phone: 16 };
-
-export function onPhone() {
-  return PHONE.matches;
-}
+// Plotly with the deck's look (chart_styles.js: large type for the back row, one colour, dash and
+// marker per model on every slide), loaded only when a chart is drawn.
+import { fontSizes, onPhone, PHONE } from "./chart_styles.js";
 
 function baseLayout() {
-  const size = onPhone() ? FONT_SIZE.phone : FONT_SIZE.canvas;
+  const size = fontSizes().text;
   return {
     font: { family: "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif", size, color: "#16181d" },
     margin: { l: 64, r: 16, t: 36, b: 56 },
@@ -80,11 +59,11 @@ export function loadPlotly() {
   plotlyLoading ??= fetchPlotly().then(afterNextPaint).then(() => new Promise((resolve, reject) => {
     const script = document.createElement("script");
     script.src = document.body.dataset.plotlyUrl;
-    script.onload = () => resolve(window.Plotly);
-    script.onerror = () => {
+    script.addEventListener("load", () => resolve(window.Plotly));
+    script.addEventListener("error", () => {
       plotlyLoading = null; // the next chart tries again
       reject(new Error("The chart library could not be loaded: check the connection and press Run again."));
-    };
+    });
     document.head.append(script);
   }));
   return plotlyLoading;
@@ -113,11 +92,14 @@ function layoutFor(layout) {
   return merged;
 }
 
+// Each chart's traces and layout as last drawn, to draw it again for the other screen.
+const drawn = new WeakMap();
+
 // Draw (or redraw in place) a chart into `element`, and give it a text alternative. Returns a
 // promise when Plotly is still loading. `layout.phone`: changes for a phone's screen (see layoutFor);
 // the chart is drawn again when the screen crosses the phone width (a phone turned, a window resized).
 export function plot(element, traces, layout = {}) {
-  element.chartArgs = [traces, layout];
+  drawn.set(element, [traces, layout]);
   const merged = layoutFor(layout);
   describeChart(element, traces, merged);
   fitted.observe(element);
@@ -139,7 +121,7 @@ const fitted = new ResizeObserver((entries) => {
 
 PHONE.addEventListener("change", () => {
   for (const chart of document.querySelectorAll(".js-plotly-plot")) {
-    if (chart.chartArgs && chart.isConnected) plot(chart, ...chart.chartArgs);
+    if (drawn.has(chart) && chart.isConnected) plot(chart, ...drawn.get(chart));
   }
 });
 

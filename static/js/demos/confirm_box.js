@@ -3,11 +3,13 @@
 import { aboutSeconds } from "./estimate.js";
 
 export class ConfirmBox {
-  constructor(widget) {
-    this.widget = widget;
-    this.box = widget.element.querySelector(".demo-confirm");
+  // `handlers`: run(request) the lecturer chose Run; cancelled() they chose Cancel (the focus goes
+  // back to Run); areDefaults(params) whether `params` are the demo's default settings.
+  constructor(element, { run, cancelled, areDefaults }) {
+    this.box = element.querySelector(".demo-confirm");
+    this.handlers = { cancelled, areDefaults };
     this.request = null; // the run waiting for the answer: {force, params}
-    this.onRun = () => widget.run({ ...this.request, confirmed: true });
+    this.onRun = () => run({ ...this.request, confirmed: true });
     this.onCancel = () => this.close(true);
     this.box.querySelector(".demo-confirm-run").addEventListener("click", this.onRun);
     this.box.querySelector(".demo-confirm-cancel").addEventListener("click", this.onCancel);
@@ -30,7 +32,7 @@ export class ConfirmBox {
     if (tooLong) {
       parts.push(`Runs started here stop after ${aboutSeconds(estimate.time_limit_seconds).replace("about ", "")}, so it would not finish: choose smaller settings.`);
     }
-    if (estimate.default_cached && JSON.stringify(request.params) !== JSON.stringify(this.widget.settings.defaults)) {
+    if (estimate.default_cached && !this.handlers.areDefaults(request.params)) {
       parts.push("The default settings have a ready result: press Defaults under Settings, then Run.");
     }
     const text = this.box.querySelector(".demo-confirm-text");
@@ -51,6 +53,6 @@ export class ConfirmBox {
     if (this.box.hidden) return;
     this.box.hidden = true;
     this.request = null;
-    if (returnFocus) this.widget.runButton.focus();
+    if (returnFocus) this.handlers.cancelled();
   }
 }

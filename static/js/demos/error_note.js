@@ -38,6 +38,11 @@ export class ErrorNote {
     resizeCharts(this.output); // the toolbar grew or shrank: the chart takes the room that is left
   }
 
+  // Take `message` away if it is still the one shown (another may have replaced it meanwhile).
+  withdraw(message) {
+    if (this.shown && this.box.textContent === message) this.show(null);
+  }
+
   // Say what went wrong with a request (see explain).
   report(error, { focus = true } = {}) {
     const { message, kind, field } = this.explain(error, { focus });

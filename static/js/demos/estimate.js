@@ -61,38 +61,46 @@ export class TimeLeft {
 // How long a run of the settings in the form would take here (or that it is cached), asked of
 // the server whenever they change, and said beside Run and, before any result, in the placeholder.
 export class RunEstimate {
-  constructor(widget) {
-    this.widget = widget;
-    this.url = widget.element.dataset.estimateUrl;
-    this.text = widget.element.querySelector(".demo-estimate");
-    this.placeholderTime = widget.element.querySelector(".demo-placeholder-time");
+  // `url`: where to ask (none: a static copy, or a demo without estimates); `waitsForPrediction`: a
+  // poll beside the demo holds its result until the class has predicted. `handlers`: settings() the
+  // form's parameters; invalid(error) a setting was refused (the error names it); valid() the settings
+  // were accepted; showsResultFor(params) whether the result on show has these settings.
+  constructor(element, { url, waitsForPrediction, settings, invalid, valid, showsResultFor }) {
+    this.url = url ?? null;
+    this.waitsForPrediction = waitsForPrediction;
+    this.handlers = { settings, invalid, valid, showsResultFor };
+    this.text = element.querySelector(".demo-estimate");
+    this.placeholderTime = element.querySelector(".demo-placeholder-time");
+  }
+
+  // Whether there is a server to ask (a long run is then confirmed first).
+  get available() {
+    return Boolean(this.url);
   }
 
   // Ask the server whether these settings are cached and how long they would take here; show it.
   // Returns the answer, null if it could not be had, or undefined for a bad setting.
-  async refresh(params = this.widget.settings.read()) {
-    const widget = this.widget;
-    if (!this.url || widget.frozen) return null;
+  async refresh(params = this.handlers.settings()) {
+    if (!this.url) return null;
     let body;
     try {
       ({ body } = await postJSON(this.url, params));
     } catch (error) {
       if (error instanceof ApiError && error.status === 400) {
-        widget.errors.report(error, { focus: false });
+        this.handlers.invalid(error);
         this.text.textContent = "";
         return undefined;
       }
       return null; // the Run button will say what is wrong
     }
-    widget.errors.clearInvalid();
-    if (!widget.busy && widget.errors.kind === "field") widget.errors.show(null);
+    this.handlers.valid();
     // A result on show for these settings says its own time in the badge; the estimate would repeat it.
-    const onShow = body.cached && widget.result && JSON.stringify(widget.result.params) === JSON.stringify(widget.settings.read());
+    const onShow = body.cached && this.handlers.showsResultFor(this.handlers.settings());
     this.text.textContent = onShow ? "" : estimateWords(body);
     this.text.title = body.estimate ? `Measured on this server: ${body.estimate.basis}` : "";
     if (this.placeholderTime) {
       this.placeholderTime.textContent = body.cached
-        ? (widget.waitsForPrediction ? "A result is ready: press Run once the class has made its prediction." : "Computed already: press Run to show it.")
+        ? (this.waitsForPrediction ? "A result is ready: press Run once the class has made its prediction." : "Computed already: press Run to show it.")
         : `Press Run to measure it on ${body.device}: ${estimateWords(body, true)}.`;
     }
     return body;

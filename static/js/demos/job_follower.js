@@ -106,7 +106,7 @@ export class JobFollower {
   // A job followed from follow mode gets its addresses with its first event.
   learnLinks(state) {
     if (this.job && !this.job.cancel && state.cancel) {
-      this.job.cancel = state.cancel;
+      this.job = { ...this.job, cancel: state.cancel };
       this.showCancel();
     }
   }

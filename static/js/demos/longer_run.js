@@ -7,10 +7,15 @@
 import { getJSON } from "./api.js";
 
 export class LongerRun {
-  constructor(widget) {
-    this.widget = widget;
-    this.button = widget.element.querySelector(".demo-longer");
-    this.preparedUrl = widget.element.dataset.preparedUrl;
+  // `frozenRun`: in a static copy, the prepared run frozen into the page (null: none), else undefined
+  // (asked of the server). `handlers`: show(result, source, options) shows a result (showResult's
+  // arguments), shownResult() is the result on show (or null), busy() whether a run is under way.
+  constructor(element, { frozenRun = undefined, show, shownResult, busy }) {
+    this.button = element.querySelector(".demo-longer");
+    this.preparedUrl = element.dataset.preparedUrl;
+    this.frozenRun = frozenRun;
+    this.source = frozenRun === undefined ? "cached" : "frozen";
+    this.handlers = { show, shownResult, busy };
     this.quickResult = null; // while the longer run is on show: the result it replaced
     this.longerResult = null;
     this.asked = null; // the answer the slide's opening asked for, which the result it then shows reuses
@@ -38,8 +43,7 @@ export class LongerRun {
 
   // The prepared run, or null: from the page in a static copy, else from the server (never trains).
   async fetch() {
-    const { frozen, demoId } = this.widget;
-    if (frozen) return frozen.prepared[demoId] ?? null;
+    if (this.frozenRun !== undefined) return this.frozenRun;
     if (!this.preparedUrl) return null;
     try {
       const { body } = await getJSON(this.preparedUrl);
@@ -76,8 +80,7 @@ export class LongerRun {
   async openOnCarried() {
     this.ask(); // asked once: the default shown next, if not this, offers what it found
     const result = await this.asked;
-    const widget = this.widget;
-    if (!result?.carried || widget.result || widget.busy) return false;
+    if (!result?.carried || this.handlers.shownResult() || this.handlers.busy()) return false;
     this.openOn(result);
     return true;
   }
@@ -86,20 +89,17 @@ export class LongerRun {
   openOn(result, quick = null) {
     this.asked = null;
     this.longerResult = result;
-    this.widget.showResult(result, this.widget.frozen ? "frozen" : "cached", { longer: true });
+    this.handlers.show(result, this.source, { longer: true });
     this.quickResult = quick;
     this.button.hidden = !quick;
   }
 
   toggle() {
-    const widget = this.widget;
-    const source = widget.frozen ? "frozen" : "cached";
     if (this.quickResult) {
-      widget.showResult(this.quickResult, source);
+      this.handlers.show(this.quickResult, this.source);
     } else if (this.longerResult) {
-      const quick = widget.result;
-      this.quickResult = quick;
-      widget.showResult(this.longerResult, source, { longer: true });
+      this.quickResult = this.handlers.shownResult();
+      this.handlers.show(this.longerResult, this.source, { longer: true });
     }
   }
 }

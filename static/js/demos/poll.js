@@ -10,10 +10,10 @@
 // result back: each state it shows is announced as a `pollstate` event, which the demo widget's
 // Withhold controller follows.
 import { getJSON, oneAtATime, postJSON } from "./api.js";
+import { PHONE } from "./chart_styles.js";
 import { instructorStatus } from "./instructor_status.js";
 import { NumberAnswers } from "./number_poll.js";
 
-const PHONE = window.matchMedia("(max-width: 760px)"); // the deck's one-column layout (deck.css)
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // Where the focus goes when the control that started an action is disabled by it: the next step.
@@ -81,6 +81,17 @@ export class PollBox {
       this.say(error.message);
     }
     this.controls.hidden = !(await this.isInstructor);
+  }
+
+  // In a static copy: this poll as `flask export` froze it, shown in place of the server's.
+  freeze(poll) {
+    this.frozen = poll;
+  }
+
+  // The instructor panel checked a new token (or forgot one): `instructor`, whether this browser is now.
+  setInstructor(instructor) {
+    this.isInstructor = Promise.resolve(instructor);
+    this.controls.hidden = !instructor;
   }
 
   // The stream carries the class's answers to the lecturer's page only where it can tell that page is
@@ -299,13 +310,10 @@ export class Polls {
     this.boxes = new Map([...root.querySelectorAll(".poll")].map((element) => [element.dataset.demo, new PollBox(element, isInstructor, options)]));
     this.current = null;
     const frozen = document.getElementById("frozen-polls");
-    if (frozen) JSON.parse(frozen.textContent).forEach((poll) => { if (this.boxes.has(poll.demo)) this.boxes.get(poll.demo).frozen = poll; });
+    if (frozen) JSON.parse(frozen.textContent).forEach((poll) => this.boxes.get(poll.demo)?.freeze(poll));
     // The instructor panel checked a new token (or forgot one).
     root.addEventListener("instructorchange", (event) => {
-      for (const box of this.boxes.values()) {
-        box.isInstructor = Promise.resolve(event.detail.instructor);
-        box.controls.hidden = !event.detail.instructor;
-      }
+      for (const box of this.boxes.values()) box.setInstructor(event.detail.instructor);
     });
   }
 

@@ -3,7 +3,7 @@
 // takeaway the server computed from those rows, act by act, and the devices and budgets they ran on. Read
 // again each time the slide is shown: demos may have run during the lecture.
 import { getJSON } from "./api.js";
-import { textColors } from "./charts.js";
+import { textColors } from "./chart_styles.js";
 import { formatNumber } from "./number_poll.js";
 import { element } from "./renderers/shared/common.js";
 

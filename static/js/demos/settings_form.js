@@ -76,6 +76,11 @@ export class SettingsForm {
     return parts.length ? `?${parts.join("&")}` : "";
   }
 
+  // Whether `params` are the settings the form was served with.
+  areDefaults(params) {
+    return JSON.stringify(params) === JSON.stringify(this.defaults);
+  }
+
   // The field that holds parameter `name` (its input or menu), or null.
   control(name) {
     const named = CSS.escape(name);

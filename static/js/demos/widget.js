@@ -2,7 +2,8 @@
 // the result, drawn by the demo's renderer (./renderers/). The widget keeps the lifecycle (show,
 // run, progress, result); one controller per job does the rest: the settings form, the result's
 // link, the badge, errors, the estimate, asking before a long run, the longer run, following a
-// job, a poll's secret and where the focus goes.
+// job, a poll's secret and where the focus goes. Each controller is given only its elements and the
+// handlers it calls back (`{ show, busy, … }`): none reads or sets the widget's fields, nor the widget theirs.
 import { getJSON, postJSON } from "./api.js";
 import { Badge } from "./badge.js";
 import { resizeCharts } from "./charts.js";
@@ -54,10 +55,40 @@ export class DemoWidget {
     });
     this.errors = new ErrorNote(element, this.settings, this.output);
     this.badge = new Badge(element);
-    this.estimate = new RunEstimate(this);
-    this.confirm = new ConfirmBox(this);
+    // A poll beside it: its cached result waits for Run until the class has answered and the poll is
+    // closed (the printed page shows it at once).
+    this.waitsForPrediction = element.dataset.poll === "true" && element.closest(".deck")?.dataset.print !== "true";
+    // And while the poll is open (or reset and not closed again), no result is shown at all.
+    this.withhold = this.waitsForPrediction && !frozen ? new Withhold(element.closest(".slide"), this.demoId, {
+      hold: () => this.holdResult(),
+      hide: () => this.hideResult(),
+      release: (args) => this.showResult(...args),
+      say: (message) => this.errors.show(message, "note"),
+      unsay: (message) => this.errors.withdraw(message),
+    }) : null;
+    this.estimate = new RunEstimate(element, {
+      url: frozen ? null : element.dataset.estimateUrl, // a static copy has no server to ask
+      waitsForPrediction: this.waitsForPrediction,
+      settings: () => this.settings.read(),
+      invalid: (error) => this.errors.report(error, { focus: false }),
+      valid: () => {
+        this.errors.clearInvalid();
+        if (!this.busy && this.errors.kind === "field") this.errors.show(null);
+      },
+      showsResultFor: (params) => Boolean(this.result) && JSON.stringify(this.result.params) === JSON.stringify(params),
+    });
+    this.confirm = new ConfirmBox(element, {
+      run: (request) => this.run(request),
+      cancelled: () => this.runButton.focus(),
+      areDefaults: (params) => this.settings.areDefaults(params),
+    });
     this.link = new ResultLink(element, this.settings, frozen);
-    this.longer = new LongerRun(this);
+    this.longer = new LongerRun(element, {
+      frozenRun: frozen ? frozen.prepared[this.demoId] ?? null : undefined,
+      show: (result, source, options) => this.showResult(result, source, options),
+      shownResult: () => this.result,
+      busy: () => this.busy,
+    });
     this.runFocus = new RunFocus(element, this.runButton, this.cancelButton);
     this.jobs = new JobFollower(this.demoId, this.cancelButton, {
       start: (job) => this.onJobStart(job),
@@ -69,11 +100,6 @@ export class DemoWidget {
       ended: (state) => this.onJobEnded(state),
       cancelRefused: (error) => this.errors.report(error),
     });
-    // A poll beside it: its cached result waits for Run until the class has answered and the poll is
-    // closed (the printed page shows it at once).
-    this.waitsForPrediction = element.dataset.poll === "true" && element.closest(".deck")?.dataset.print !== "true";
-    // And while the poll is open (or reset and not closed again), no result is shown at all.
-    this.withhold = this.waitsForPrediction && !frozen ? new Withhold(this) : null;
     this.linked = this.link.fromAddress();
 
     this.onRun = () => this.run();
@@ -90,7 +116,7 @@ export class DemoWidget {
     const params = await this.jobs.resume();
     if (params) {
       this.settings.write(params);
-      this.state.params = params;
+      this.state = { ...this.state, params };
       this.announceOwnRun(); // running, done or stopped: what the page shows is this tab's own run
     }
     return params;
@@ -121,15 +147,12 @@ export class DemoWidget {
     }
     this.estimate.refresh(resumed ?? undefined);
     if (resumed) return; // its end (cancelled, stopped or failed) is said: nothing replaces it by itself
-    if (this.withhold) {
-      await this.withhold.known;
-      // Nothing to show until the poll closes (a link, a reload); or a result came meanwhile.
-      if (this.withhold.hiding || this.result || this.busy) return;
-    }
+    // Nothing to show until the poll closes (a link, a reload); or a result came meanwhile.
+    if (this.withhold && ((await this.withhold.hidesResult()) || this.result || this.busy)) return;
     if (this.linked) {
       const params = this.linked;
       this.linked = null;
-      this.state.params = params;
+      this.state = { ...this.state, params };
       await this.showCached(params);
       if (!this.result && !this.errors.shown) this.badge.say("not computed with these settings yet: press Run");
       return;
@@ -169,7 +192,7 @@ export class DemoWidget {
     if (this.busy || this.withhold?.refusesRun()) return;
     this.confirm.close();
     this.errors.show(null);
-    if (!confirmed && this.estimate.url) {
+    if (!confirmed && this.estimate.available) {
       const estimate = await this.estimate.refresh(params);
       if (estimate === undefined) return; // a bad setting: the error says which
       if (this.confirm.asks(estimate, { force, params })) return; // a long run: the lecturer chooses
@@ -177,7 +200,7 @@ export class DemoWidget {
     this.runFocus.starting(startedFrom);
     this.setBusy(true);
     this.settings.close(); // the settings were accepted: the run and its result need the room
-    this.state.params = params;
+    this.state = { ...this.state, params };
     this.jobs.forget(); // a new run: how an earlier one ended is no longer news
     if (!shownBySlide) this.announceOwnRun();
     try {
@@ -198,13 +221,13 @@ export class DemoWidget {
   follow(job, { own = false, params = null } = {}) {
     if (params) {
       this.settings.write(params);
-      this.state.params = params;
+      this.state = { ...this.state, params };
     }
     this.jobs.follow(job, { own, params: this.state.params });
   }
 
   onJobStart(job) {
-    Object.assign(this.state, { events: job.events, job: job.job });
+    this.state = { ...this.state, events: job.events, job: job.job };
     this.setBusy(true);
     this.runFocus.running(); // the Cancel button is shown by now, if this page may cancel the job
     this.showProgress(job.progress ?? 0, job.message ?? "waiting for its turn", job.eta_seconds ?? job.expected_seconds ?? null);
@@ -235,7 +258,7 @@ export class DemoWidget {
 
   // Tell the page (and through it the presenter view and the class) where this demo stands.
   emit(changes) {
-    Object.assign(this.state, changes);
+    this.state = { ...this.state, ...changes };
     this.element.dispatchEvent(new CustomEvent("demostate", { bubbles: true, detail: { ...this.state } }));
   }
 
@@ -266,6 +289,39 @@ export class DemoWidget {
     if (prepared && (prepared.carried || !quick)) this.longer.openOn(prepared, quick);
     else if (quick) this.showResult(quick, "frozen");
     else this.errors.show("This demo was not run before the lecture was exported; live runs need the lecturer's server.");
+  }
+
+  // A result came while the poll keeps it back (Withhold keeps it for Close): the widget stands idle.
+  holdResult() {
+    this.progressBox.hidden = true;
+    this.badge.show("", "");
+    this.setBusy(false);
+    this.emitIdle();
+  }
+
+  // The poll opened: the slide as it was before any result (the placeholder, Run, no badge), the page
+  // (the presenter view, a class following) told the demo shows nothing now; or, during a run, its
+  // partial curves taken away. Whether a result was taken away.
+  hideResult() {
+    if (!this.result) {
+      if (this.busy) this.showPlaceholder(); // a run's partial curves, drawn before the poll opened
+      return false;
+    }
+    this.result = null;
+    this.longer.clear();
+    this.link.hide();
+    this.showPlaceholder();
+    this.summary.textContent = "";
+    this.badge.show("", "");
+    this.runButton.textContent = "Run";
+    this.retrainButton.hidden = true;
+    this.emitIdle();
+    this.estimate.refresh();
+    return true;
+  }
+
+  showPlaceholder() {
+    this.output.replaceChildren(...(this.placeholder ? [this.placeholder] : []));
   }
 
   // `source`: "cached", "fresh" (trained just now) or "frozen" (a static export); `ran`: the user

@@ -3,39 +3,52 @@
 // this controller hides it on every screen that has it anyway: the lecturer's projected one (a
 // rehearsal, a reload, a Run during the poll) and a student's that showed it before the poll opened.
 // The poll box says where it stands with a `pollstate` event; until it has, nothing is shown.
+// It decides; the widget does what it decides through the handlers it was given.
 const KEPT = "The result is ready: it is shown when the poll closes.";
 const WAITING = "The class is predicting: the result is shown when the lecturer closes the poll.";
 
 export class Withhold {
-  constructor(widget) {
-    this.widget = widget;
+  // `slide`: the slide whose poll box speaks for demo `demoId`. `handlers`: hold() a result arrived
+  // and is kept back (the widget then stands idle); hide() the poll opened: the widget takes away what
+  // it shows, and says whether that was a result; release(args) the poll closed: show the result kept,
+  // showResult's `args`; say(message) and unsay(message) put this controller's note beside Run and
+  // take it away (if it is still the one shown).
+  constructor(slide, demoId, handlers) {
+    this.handlers = handlers;
     this.hiding = null; // null until the poll has said; then true (kept back) or false (shown)
     // Whether the class has answered and the poll is closed: then the slide may show its result by itself.
-    this.predicted = false;
+    this.answered = false;
     this.kept = null; // the arguments of a showResult that came while kept back: shown at Close
     this.said = null; // the note this controller put beside Run, taken away at Close
     this.known = new Promise((resolve) => { this.onKnown = resolve; });
     this.onPollState = (event) => {
-      if (event.detail.demo !== widget.demoId) return;
-      this.predicted = event.detail.predicted;
+      if (event.detail.demo !== demoId) return;
+      this.answered = event.detail.predicted;
       this.set(event.detail.hidesResult);
     };
-    widget.element.closest(".slide")?.addEventListener("pollstate", this.onPollState);
+    slide?.addEventListener("pollstate", this.onPollState);
   }
 
   get lecturer() {
     return document.body.dataset.instructor === "true";
   }
 
+  // Whether the poll has closed on the class's answers: the slide may then show its result by itself.
+  get predicted() {
+    return this.answered;
+  }
+
+  // Once the poll has said where it stands: whether it keeps the result back now.
+  async hidesResult() {
+    await this.known;
+    return this.hiding;
+  }
+
   // Asked by showResult: true if this result must wait for Close (it is kept until then).
   keeps(args) {
     if (this.hiding === false) return false;
     this.kept = args;
-    const widget = this.widget;
-    widget.progressBox.hidden = true;
-    widget.badge.show("", "");
-    widget.setBusy(false);
-    widget.emitIdle();
+    this.handlers.hold();
     if (this.hiding) this.say(KEPT);
     return true;
   }
@@ -57,40 +70,18 @@ export class Withhold {
     if (hiding === this.hiding) return;
     this.hiding = hiding;
     this.onKnown();
-    const widget = this.widget;
     if (hiding) {
-      if (widget.result) {
-        this.clear();
-        this.say(WAITING);
-      } else if (widget.busy) { // a run's partial curves, drawn before the poll opened
-        widget.output.replaceChildren(...(widget.placeholder ? [widget.placeholder] : []));
-      }
+      if (this.handlers.hide()) this.say(WAITING);
       return;
     }
-    if (widget.errors.shown && widget.errors.box.textContent === this.said) widget.errors.show(null);
+    if (this.said) this.handlers.unsay(this.said);
     const kept = this.kept;
     this.kept = null;
-    if (kept) widget.showResult(...kept);
-  }
-
-  // Back to the slide as it was before any result: the placeholder, Run, no badge; the page (the
-  // presenter view, a class following) is told the demo shows nothing now.
-  clear() {
-    const widget = this.widget;
-    widget.result = null;
-    widget.longer.clear();
-    widget.link.hide();
-    widget.output.replaceChildren(...(widget.placeholder ? [widget.placeholder] : []));
-    widget.summary.textContent = "";
-    widget.badge.show("", "");
-    widget.runButton.textContent = "Run";
-    widget.retrainButton.hidden = true;
-    widget.emitIdle();
-    widget.estimate.refresh();
+    if (kept) this.handlers.release(kept);
   }
 
   say(message) {
     this.said = message;
-    this.widget.errors.show(message, "note");
+    this.handlers.say(message);
   }
 }

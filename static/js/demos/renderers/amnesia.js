@@ -1,6 +1,7 @@
 // The Amnesia Test: an unseen test string and each model's answer with its top-3
 // probabilities, then accuracy on fresh strings against chance, and the loss curves.
-import { chartElement, modelColors, plot, textColors } from "../charts.js";
+import { modelStyles, textColors } from "../chart_styles.js";
+import { chartElement, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { element, percent, seedCount, thousands, SIDE_BARS, TOP_LEGEND } from "./shared/common.js";
 import { rateLabel } from "./shared/rates.js";
@@ -24,7 +25,6 @@ function testString(result) {
 
 function answers(result) {
   const list = element("ul", "amnesia-answers");
-  const colors = modelColors();
   for (const name of ORDER) {
     const model = result.models[name];
     const right = model.prediction === result.target;
@@ -53,7 +53,7 @@ function budget(result) {
 
 // Every seed's loss curve; the first seed's in the legend (with the learning rate the model got), the
 // others faint behind it.
-function lossTraces(models, colors) {
+function lossTraces(models, styles) {
   return ORDER.filter((name) => models[name]).flatMap((name) => models[name].loss_curves.map((curve, i) => ({
     type: "scatter",
     mode: "lines",
@@ -63,7 +63,7 @@ function lossTraces(models, colors) {
     opacity: i === 0 ? 1 : 0.4,
     x: curve.map((point) => point[0]),
     y: curve.map((point) => point[1]),
-    line: { color: colors[name], width: i === 0 ? 4 : 2, dash: name === "transformer" ? "solid" : "dash" }, // shape as well as colour
+    line: { color: styles[name].color, width: i === 0 ? 4 : 2, dash: styles[name].dash }, // shape as well as colour
     hovertemplate: `${models[name].label}, seed ${i + 1}, step %{x}: loss %{y:.3f}<extra></extra>`,
   })));
 }
@@ -86,13 +86,13 @@ const LAYOUT = {
 };
 
 function drawResult(chart, result) {
-  const colors = modelColors();
+  const styles = modelStyles();
   const accuracy = {
     type: "bar",
     x: ORDER.map((name) => result.models[name].label.replace(" ", "<br>")), // two short lines, never slanted
     y: ORDER.map((name) => result.models[name].accuracy.mean),
-    error_y: seedRange(ORDER.map((name) => result.models[name].accuracy), colors.baseline),
-    marker: { color: ORDER.map((name) => colors[name]) },
+    error_y: seedRange(ORDER.map((name) => result.models[name].accuracy), styles.baseline.color),
+    marker: { color: ORDER.map((name) => styles[name].color) },
     text: ORDER.map((name) => percent(result.models[name].accuracy.mean, 1)),
     ...SIDE_BARS,
     customdata: ORDER.map((name) => result.models[name].label),
@@ -104,12 +104,12 @@ function drawResult(chart, result) {
     name: `chance (${percent(result.chance, 1)})`,
     x: [-0.5, ORDER.length - 0.5],
     y: [result.chance, result.chance],
-    line: { color: colors.chance, width: 3, dash: "dot" },
+    line: { color: styles.chance.color, width: 3, dash: styles.chance.dash },
     xaxis: "x3",
     yaxis: "y2",
     hoverinfo: "skip",
   };
-  plot(chart, [...lossTraces(result.models, colors), accuracy, chance], {
+  plot(chart, [...lossTraces(result.models, styles), accuracy, chance], {
     ...LAYOUT,
     xaxis3: { ...LAYOUT.xaxis3, range: [-0.5, ORDER.length - 0.5] },
     yaxis2: { anchor: "x2", range: [0, 1.2], tickvals: [0, 0.5, 1], tickformat: ".0%", title: { text: `right (${seedCount(result.seeds)})`, standoff: 4 } },

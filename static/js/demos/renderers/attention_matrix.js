@@ -5,19 +5,14 @@
 // those weights. Click a row of the matrix, or a word, to take that row apart. Each weight is
 // printed in its cell only where the cell is big enough to hold it legibly (a short sentence on the
 // canvas); otherwise the colour scale and the hover give it.
-import { chartElement, modelColors, onPhone, plot } from "../charts.js";
+import { modelColors, onPhone, textSize } from "../chart_styles.js";
+import { chartElement, plot } from "../charts.js";
 import { element, headPickers, softmaxRow, sum } from "./shared/attention_parts.js";
 import { rowBreakdown } from "./shared/attention_row.js";
 import { showSummary } from "./shared/common.js";
 
 const TEMPERATURES = { min: -1, max: 1, step: 0.02 }; // log10 of the temperature, 0.1 to 10
 const ROW_HEIGHT = 1.3; // a row's height in text sizes: rows closer than this would overlap their labels
-
-// Text size in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
-// 16 on a phone, which shows the slide unscaled.
-function textSize() {
-  return matchMedia("(max-width: 760px)").matches ? 16 : 20;
-}
 
 function temperatureSlider(value, onChange) {
   const wrap = element("label", "attn-picker attn-temperature");
@@ -40,7 +35,7 @@ function temperatureSlider(value, onChange) {
 // buttons, which name them: no row labels, no colour scale (the softmax bars give the numbers).
 function fitting(chart, tokens, size, rows) {
   const charWidth = 0.62 * size; // a generous average for the deck's sans-serif
-  const narrow = size < 20;
+  const narrow = onPhone();
   const sumWidth = 4 * charWidth + 12; // "1.00"
   const scaleWidth = narrow || rows ? 0 : 3 * charWidth + 40; // a vertical colour bar with "0.5" beside it
   const rowLabel = rows ? 0 : Math.max(...tokens.map((t) => t.length)) + 3;
@@ -129,14 +124,18 @@ function summaryFor(result, weights, state) {
 
 export function render(output, result) {
   output.replaceChildren();
-  const state = { layer: result.layer, head: result.head, temperature: result.temperature, query: result.query };
+  let state = { layer: result.layer, head: result.head, temperature: result.temperature, query: result.query };
+  const update = (change) => {
+    state = { ...state, ...change };
+    redraw();
+  };
   const box = element("div", "attn attn-matrix");
-  const controls = headPickers(result, state, () => redraw());
-  controls.append(temperatureSlider(state.temperature, (t) => { state.temperature = t; redraw(); }));
+  const controls = headPickers(result, state, update);
+  controls.append(temperatureSlider(state.temperature, (temperature) => update({ temperature })));
   const pair = element("div", "attn-pair");
   const chart = chartElement(pair, "demo-chart attn-matrix-chart");
   chart.setAttribute("role", "img");
-  const row = rowBreakdown(result, (i) => { state.query = i; redraw(); });
+  const row = rowBreakdown(result, (query) => update({ query }));
   pair.append(row.box);
   box.append(controls, pair);
   output.append(box);
@@ -152,6 +151,6 @@ export function render(output, result) {
   // A click on a row of the matrix takes that row apart (Plotly's events exist once it has drawn).
   Promise.resolve(redraw()).then(() => chart.on?.("plotly_click", (event) => {
     const point = event.points?.[0];
-    if (point) { state.query = point.y; redraw(); }
+    if (point) update({ query: point.y });
   }));
 }

@@ -1,7 +1,8 @@
 // The sentence as a row of tokens with an arc from each token to every earlier token it
 // attends to (thicker and darker = more weight), for a layer and head picked here at once; below,
 // Table 1 of "Attention Is All You Need" with this sentence's n and d filled in.
-import { chartElement, modelColors, plot } from "../charts.js";
+import { modelColors } from "../chart_styles.js";
+import { chartElement, plot } from "../charts.js";
 import { element, headPickers, modelLabel, tokenAxis } from "./shared/attention_parts.js";
 import { percent, showSummary } from "./shared/common.js";
 
@@ -119,10 +120,14 @@ function focusPicker(tokens, onChange) {
 
 export function render(output, result) {
   output.replaceChildren();
-  const state = { layer: result.layer, head: result.head, focus: null };
+  let state = { layer: result.layer, head: result.head, focus: null };
+  const update = (change) => {
+    state = { ...state, ...change };
+    redraw();
+  };
   const box = element("div", "attn attn-web");
-  const controls = headPickers(result, state, () => redraw());
-  const focus = focusPicker(result.tokens, (i) => { state.focus = i; redraw(); });
+  const controls = headPickers(result, state, update);
+  const focus = focusPicker(result.tokens, (i) => update({ focus: i }));
   controls.append(focus.wrap, element("span", "attn-model", modelLabel(result.model)));
   box.append(controls);
   const chart = chartElement(box, "demo-chart attn-web-chart");
@@ -140,9 +145,9 @@ export function render(output, result) {
   Promise.resolve(redraw()).then(() => chart.on("plotly_click", (event) => {
     const point = event.points[0];
     if (point.data.mode !== "markers") return;
-    state.focus = state.focus === point.pointIndex ? null : point.pointIndex;
-    focus.select.value = state.focus === null ? "" : String(state.focus);
-    redraw();
+    const picked = state.focus === point.pointIndex ? null : point.pointIndex;
+    focus.select.value = picked === null ? "" : String(picked);
+    update({ focus: picked });
   }));
 }
 

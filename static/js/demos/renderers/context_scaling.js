@@ -7,7 +7,8 @@
 // family's fitted a + b·T^−c and where it stops gaining. One legend, beside the copy test, serves both
 // charts (the chart of positions has its own, naming each fit, and the copy test's goes above it); the
 // summary under them gives the numbers and the learning rate each model got.
-import { modelColors, plot } from "../charts.js";
+import { modelColors } from "../chart_styles.js";
+import { plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { FAMILIES, TOP_LEGEND, element, levelLine } from "./shared/common.js";
 
@@ -94,7 +95,7 @@ function drawText(chart, data) {
         type: "data", symmetric: false, array: model.bits.map((b) => b.max - b.mean),
         arrayminus: model.bits.map((b) => b.mean - b.min), color, thickness: 2, width: 5,
       } : undefined,
-      line: { color, width: 3, dash: look.dash }, marker: { color, size: 10, symbol: look.symbol },
+      line: { color, width: 3, dash: look.dash }, marker: { color, size: 10, symbol: look.marker },
       hovertemplate: `${look.name}, context %{x}: %{y:.2f} bits<extra></extra>`,
     };
   });
@@ -157,7 +158,7 @@ function drawPositions(chart, data) {
       type: "scatter", mode: "markers", name: `${look.name}, by bins of positions`, legendgroup: family.kind, showlegend: false,
       x: bins.map(([first, last]) => Math.sqrt(first * last)), y: family.bins.map((s) => s.mean),
       error_y: seeds > 1 ? seedRange(family.bins, color) : undefined,
-      marker: { color, size: 11, symbol: look.symbol },
+      marker: { color, size: 11, symbol: look.marker },
       customdata: bins.map(([first, last]) => (first === last ? `position ${first}` : `positions ${first}–${last}`)),
       hovertemplate: `${look.name}, %{customdata}: mean %{y:.2f} bits<extra></extra>`,
     }, {
@@ -188,12 +189,15 @@ function drawPositions(chart, data) {
 
 // The charts share a row whose height is what the toolbar, badge and summary leave, and those may
 // change after drawing (a badge that wraps): each chart is drawn again to its box when the box changes.
+const sizers = new WeakMap(); // each output's observer, replaced with its charts
+
 function keepSized(output, charts) {
-  output.ctxResize?.disconnect();
-  output.ctxResize = new ResizeObserver(() => {
+  sizers.get(output)?.disconnect();
+  const sizer = new ResizeObserver(() => {
     for (const chart of charts) if (window.Plotly && chart.isConnected) window.Plotly.Plots.resize(chart);
   });
-  for (const chart of charts) output.ctxResize.observe(chart);
+  for (const chart of charts) sizer.observe(chart);
+  sizers.set(output, sizer);
 }
 
 export function render(output, result) {

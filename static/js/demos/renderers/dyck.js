@@ -2,7 +2,8 @@
 // over the seeds, with their range) beside chance and the counting rule; beside it, the step at
 // which each seed of each model learned the language (a mark per seed, or "not yet" past the
 // budget); under them, how the near misses were made, each with an example whose edited brackets are marked.
-import { chartElement, modelColors } from "../charts.js";
+import { modelStyles, textSize } from "../chart_styles.js";
+import { chartElement } from "../charts.js";
 import { plotAccuracyByLength } from "./shared/accuracy_by_length.js";
 import { rateLabel } from "./shared/rates.js";
 import { element, percent, seedCount, thousands } from "./shared/common.js";
@@ -20,29 +21,22 @@ function byKind(point) {
 
 const ORDER = ["lstm", "transformer-2", "transformer"];
 const trained = (data) => ORDER.filter((name) => name in data.models); // a run may train only some of them
-const MARKERS = { lstm: "diamond", transformer: "circle", "transformer-2": "square" }; // shape as well as colour
-
-function colorsOf() {
-  const colors = modelColors();
-  return { lstm: colors["lstm-tuned"], transformer: colors.transformer, "transformer-2": colors["transformer-2"] };
-}
-
-function fontSize() {
-  return matchMedia("(max-width: 760px)").matches ? 16 : 20; // 16 px on a 1024×768 projector (the canvas at 0.8) and on a phone
+// Each model's colour, dash and marker: the LSTM here is the tuned one (its own learning rate).
+function looksOf() {
+  const styles = modelStyles();
+  return { lstm: styles["lstm-tuned"], transformer: styles.transformer, "transformer-2": styles["transformer-2"] };
 }
 
 function drawChart(chart, data) {
-  const colors = modelColors();
-  const size = fontSize();
+  const styles = modelStyles();
+  const size = textSize();
   const counting = data.lengths.map((n) => data.baselines[String(n)].counting.mean);
   plotAccuracyByLength(chart, data, {
     order: trained(data),
-    colors: colorsOf(),
-    markers: MARKERS,
-    dashed: ["transformer"],
+    looks: looksOf(),
     baselines: [
-      { name: `counting (${percent(counting.at(-1))})`, y: counting, color: colors.baseline, dash: "dashdot" },
-      { name: "chance (50%)", y: data.lengths.map(() => data.chance), color: colors.chance },
+      { name: `counting (${percent(counting.at(-1))})`, y: counting, ...styles.baseline },
+      { name: "chance (50%)", y: data.lengths.map(() => data.chance), ...styles.chance },
     ],
     hover: byKind,
     xTitle: "string length",
@@ -57,7 +51,7 @@ function drawChart(chart, data) {
 // right on 95% of the validation strings, or a cross at "not yet" past the budget if it never was.
 // With several lengths, each length's marks sit a little lower in the row (hollow after the first).
 function learnedPlot(data) {
-  const colors = colorsOf();
+  const looks = looksOf();
   const budget = data.budget.steps;
   const notYet = budget * 1.35;
   const offsets = data.lengths.map((_, i) => (data.lengths.length > 1 ? 0.3 * (i / (data.lengths.length - 1) - 0.5) : 0));
@@ -76,8 +70,8 @@ function learnedPlot(data) {
       x: seeds.map((s) => s.step ?? notYet),
       y: seeds.map((s) => s.y),
       customdata: seeds.map((s) => [s.seed, s.length, s.step === null ? `not within ${thousands(budget)} steps` : `by step ${s.step}`]),
-      marker: { color: colors[name], size: 15, opacity: 0.85, line: { color: colors[name], width: 3 },
-        symbol: seeds.map((s) => (s.step === null ? "x-thin-open" : `${MARKERS[name]}${s.open ? "-open" : ""}`)) },
+      marker: { color: looks[name].color, size: 15, opacity: 0.85, line: { color: looks[name].color, width: 3 },
+        symbol: seeds.map((s) => (s.step === null ? "x-thin-open" : `${looks[name].marker}${s.open ? "-open" : ""}`)) },
       hovertemplate: `${data.models[name]}, length %{customdata[1]}, seed %{customdata[0]}: learned %{customdata[2]}<extra></extra>`,
     };
   });

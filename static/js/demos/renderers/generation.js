@@ -11,7 +11,8 @@
 // et al.'s Figure 7 (left) in miniature, test bits against non-embedding parameters for each family with
 // its fitted k·N^−α, and beside it Figure 5, the Transformer's shapes at one size. Two buttons switch
 // between the views, and the summary under them says what the view on show measured.
-import { chartElement, modelColors, plot } from "../charts.js";
+import { modelColors, modelStyles, textSize } from "../chart_styles.js";
+import { chartElement, plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { element, FAMILIES, levelLine, percent, seedCount, showSummary, thousands, TOP_LEGEND } from "./shared/common.js";
 
@@ -24,19 +25,9 @@ function rate(lr) {
   return String(Number(lr.toPrecision(2)));
 }
 
-// Chart text in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
-// 16 on a phone, which shows the slide unscaled.
-function textSize() {
-  return matchMedia("(max-width: 760px)").matches ? 16 : 20;
-}
-
-function stopReplay(output) {
-  clearInterval(output.genReplay);
-  output.genReplay = null;
-}
-
 // The prompt as the models read it, and the model's characters, each a button that shows its
-// candidates; the longest run copied from the training text is underlined.
+// candidates; the longest run copied from the training text is underlined. `view`: the Showdown, told
+// which character to show (hovered or focused), to pin (clicked), and when the pointer leaves.
 function continuationText(data, kind, view) {
   const text = element("p", "gen-text");
   text.append(element("span", "gen-prompt", data.read_as));
@@ -66,7 +57,7 @@ function continuationText(data, kind, view) {
     const token = event.target.closest?.(".gen-token");
     if (token) view.pin(Number(token.dataset.step));
   });
-  text.addEventListener("mouseleave", () => view.show(view.pinned));
+  text.addEventListener("mouseleave", () => view.showPinned());
   return { text, buttons };
 }
 
@@ -198,7 +189,7 @@ function drawSizes(chart, data) {
       type: "scatter", mode: "lines+markers", name: `${family.label}: α = ${alpha.toFixed(3)}`, legendgroup: family.kind,
       x: family.points.map((point) => point.non_embedding), y: stats.map((s) => s.mean),
       error_y: seeds > 1 ? seedRange(stats, color) : undefined,
-      line: { color, width: 4, dash: look.dash }, marker: { color, size: 12, symbol: look.symbol },
+      line: { color, width: 4, dash: look.dash }, marker: { color, size: 12, symbol: look.marker },
       customdata: family.points.map((p) => [thousands(p.non_embedding), p.layers, p.width, rate(p.lr),
         p.test_bits.min.toFixed(2), p.test_bits.max.toFixed(2)]),
       hovertemplate: `${family.label}, %{customdata[0]} non-embedding parameters (%{customdata[1]} layers × %{customdata[2]}, `
@@ -212,7 +203,7 @@ function drawSizes(chart, data) {
     }];
   });
   traces.push(levelLine("chance", [low, high], chance, { showlegend: false }),
-    levelLine(top.name, [low, high], top.test_bits, { line: { color: colors.baseline, dash: "dashdot" }, showlegend: false }));
+    levelLine(top.name, [low, high], top.test_bits, { style: "baseline", showlegend: false }));
   const bits = [...families.flatMap((family) => family.points.map((p) => p.test_bits.min)), top.test_bits];
   const [bottom, ceiling] = [Math.min(...bits) / 1.3, chance * 1.06];
   const ticks = logTicks(low, high);
@@ -244,7 +235,7 @@ function shapeLabel(shape) {
 // Figure 5: the Transformer's shapes at about one size, best at the top, as bars of test bits per
 // character (the range over seeds on each) against chance and the 5-gram: how little the shape changes.
 function drawShapes(chart, caption, data) {
-  const colors = modelColors();
+  const styles = modelStyles();
   const { shapes, spread } = data.sweep.shapes;
   const rows = [...shapes].sort((a, b) => a.test_bits.mean - b.test_bits.mean);
   const top = data.baselines.ngrams.at(-1);
@@ -256,7 +247,7 @@ function drawShapes(chart, caption, data) {
   plot(chart, [{
     type: "bar", orientation: "h", y: labels, x: rows.map((row) => row.test_bits.mean),
     error_x: { ...seedRange(rows.map((row) => row.test_bits), "#333"), width: 0 },
-    marker: { color: colors.transformer }, width: 0.7,
+    marker: { color: styles.transformer.color }, width: 0.7,
     text: rows.map((row) => row.test_bits.mean.toFixed(2)), textposition: "outside", constraintext: "none",
     textfont: { size }, cliponaxis: false,
     customdata: rows.map((row) => [row.head_size, thousands(row.non_embedding)]),
@@ -271,8 +262,9 @@ function drawShapes(chart, caption, data) {
       x, xanchor, y: 0, yref: "paper", yanchor: "top", yshift: -2, text, showarrow: false })),
     shapes: [ // the 5-gram and chance, as levels standing across the bars
       { type: "line", x0: top.test_bits, x1: top.test_bits, y0: 0, y1: 1, yref: "paper",
-        line: { color: colors.baseline, width: 3, dash: "dashdot" } },
-      { type: "line", x0: chance, x1: chance, y0: 0, y1: 1, yref: "paper", line: { color: colors.chance, width: 3, dash: "dot" } },
+        line: { color: styles.baseline.color, width: 3, dash: styles.baseline.dash } },
+      { type: "line", x0: chance, x1: chance, y0: 0, y1: 1, yref: "paper",
+        line: { color: styles.chance.color, width: 3, dash: styles.chance.dash } },
     ],
     showlegend: false,
   });
@@ -314,171 +306,196 @@ function topTable(data, kind, step) {
   return table;
 }
 
-function build(output, data) {
-  stopReplay(output);
-  output.replaceChildren();
-  const box = element("div", "gen");
-  const columns = element("div", "gen-columns");
-  const view = {
-    data, result: data, box, pinned: 0, columns: {}, columnsBox: columns,
-    show: (step) => showStep(view, step),
-    pin: (step) => {
-      if (output.genReplay) { stopReplay(output); reveal(view, null); }
-      view.pinned = step;
-      view.slider.value = String(step);
-      showStep(view, step);
-    },
-  };
-  columns.addEventListener("keydown", (event) => onCharacterKey(view, event));
-  const stepbar = element("div", "gen-stepbar");
-  const slider = element("input", "gen-slider");
-  Object.assign(slider, { type: "range", min: "1", max: String(data.n_characters), step: "1", value: "1" });
-  slider.setAttribute("aria-label", "Which generated character to show");
-  slider.addEventListener("input", () => view.pin(Number(slider.value)));
-  const label = element("span", "gen-step-label");
-  const replay = element("button", "gen-replay", "▶ Replay");
-  replay.type = "button";
-  replay.hidden = true;
-  replay.addEventListener("click", () => replayAll(output, view));
-  const how = data.decoding === "sample" ? `sampled, temperature ${data.temperature}` : "greedy";
-  const decoding = element("span", "gen-decoding", how);
-  stepbar.append(element("span", "gen-step-name", "Character"), slider, label, decoding, replay);
-  const tops = element("div", "gen-tops");
-  tops.tabIndex = 0; // it scrolls when the texts are long: the keyboard must reach it
-  tops.setAttribute("aria-label", "Each model's top 5 candidates for the chosen character");
-  const scores = chartElement(box, "demo-chart gen-scores");
-  box.append(columns, stepbar, tops);
-  if (data.sweep) addSweep(output, box, view, data);
-  output.append(box);
-  Object.assign(view, { slider, label, replay, tops, scores });
-  output.gen = view;
-  return view;
-}
+// The showdown in one output: both texts, the character chosen and its candidates, Replay, and for a
+// result with a size sweep the two views. One per output: a new result's stops the last one's replay.
+const shown = new WeakMap();
 
-// A result with a size sweep: the two views' buttons (first in the box) and the sweep's charts (last).
-function addSweep(output, box, view, data) {
-  box.classList.add("gen--sweep");
-  const views = element("div", "gen-views");
-  views.setAttribute("role", "group");
-  views.setAttribute("aria-label", "What the charts show");
-  view.viewButtons = {};
-  for (const [name, text] of Object.entries(VIEWS)) {
-    const button = element("button", "gen-view", text);
-    button.type = "button";
-    button.addEventListener("click", () => showView(output, view, name));
-    view.viewButtons[name] = button;
-    views.append(button);
+class Showdown {
+  constructor(output, data) {
+    shown.get(output)?.stopReplay();
+    shown.set(output, this);
+    this.output = output;
+    this.data = data; // the result, or the generation so far
+    this.result = data;
+    this.pinned = 0;
+    this.replayTimer = null;
+    this.columns = {};
+    output.replaceChildren();
+    this.box = element("div", "gen");
+    this.columnsBox = element("div", "gen-columns");
+    this.onCharacterKey = (event) => this.characterKey(event);
+    this.columnsBox.addEventListener("keydown", this.onCharacterKey);
+    const stepbar = element("div", "gen-stepbar");
+    this.slider = element("input", "gen-slider");
+    Object.assign(this.slider, { type: "range", min: "1", max: String(data.n_characters), step: "1", value: "1" });
+    this.slider.setAttribute("aria-label", "Which generated character to show");
+    this.slider.addEventListener("input", () => this.pin(Number(this.slider.value)));
+    this.label = element("span", "gen-step-label");
+    this.replayButton = element("button", "gen-replay", "▶ Replay");
+    this.replayButton.type = "button";
+    this.replayButton.hidden = true;
+    this.replayButton.addEventListener("click", () => this.replay());
+    const how = data.decoding === "sample" ? `sampled, temperature ${data.temperature}` : "greedy";
+    const decoding = element("span", "gen-decoding", how);
+    stepbar.append(element("span", "gen-step-name", "Character"), this.slider, this.label, decoding, this.replayButton);
+    this.tops = element("div", "gen-tops");
+    this.tops.tabIndex = 0; // it scrolls when the texts are long: the keyboard must reach it
+    this.tops.setAttribute("aria-label", "Each model's top 5 candidates for the chosen character");
+    this.scores = chartElement(this.box, "demo-chart gen-scores");
+    this.box.append(this.columnsBox, stepbar, this.tops);
+    if (data.sweep) this.addSweep(data);
+    output.append(this.box);
   }
-  const sweep = element("div", "gen-sweep");
-  view.sizes = chartElement(sweep, "demo-chart gen-sizes");
-  if (data.sweep.shapes) {
-    const panel = element("div", "gen-shapes-panel");
-    view.shapesCaption = element("p", "gen-shapes-caption");
-    panel.append(view.shapesCaption);
-    view.shapes = chartElement(panel, "demo-chart gen-shapes");
-    sweep.append(panel);
-  }
-  box.prepend(views);
-  box.append(sweep);
-  view.summaries = summaryParts(data);
-}
 
-// Show the view `name` (a key of VIEWS): its charts drawn to the room they have once shown, and under
-// them the part of the summary that speaks of them.
-function showView(output, view, name) {
-  const result = view.result;
-  if (name === "sizes" && output.genReplay) {
-    stopReplay(output);
-    reveal(view, null);
+  // The result: both texts whole, at their last character, and the scores (or a size sweep's first view).
+  showResult(result) {
+    this.fill(result);
+    if (!result.sweep) drawScores(this.scores, result);
+    this.replayButton.hidden = false;
+    this.pin(result.n_characters);
+    if (result.sweep) this.showView(Object.keys(VIEWS)[0]);
   }
-  view.box.classList.toggle("gen--sizes", name === "sizes");
-  for (const [key, button] of Object.entries(view.viewButtons)) button.setAttribute("aria-pressed", String(key === name));
-  showSummary(output, view.summaries[name]);
-  if (name === "sizes") {
-    drawSizes(view.sizes, result);
-    if (view.shapes) drawShapes(view.shapes, view.shapesCaption, result);
-  } else {
-    drawScores(view.scores, result);
-  }
-}
 
-// Both models' columns for `data` (the result, or the generation so far).
-function fillColumns(view, data) {
-  view.data = data;
-  view.columnsBox.replaceChildren();
-  for (const kind of MODELS) {
-    view.columns[kind] = modelColumn(data, kind, view);
-    view.columnsBox.append(view.columns[kind].column);
-  }
-}
-
-// Show generated token `step` (1-based; null: the latest): marked in both texts, both models' top candidates.
-function showStep(view, step) {
-  const made = Math.min(...MODELS.map((kind) => view.data.models[kind].picks.length));
-  if (!made) return;
-  const at = Math.min(Math.max(step || made, 1), made);
-  for (const kind of MODELS) {
-    view.columns[kind].buttons.forEach(({ button }, i) => {
-      button.classList.toggle("gen-token--current", i + 1 === at);
-      button.tabIndex = i + 1 === at ? 0 : -1;
-    });
-  }
-  view.label.textContent = `${at} of ${view.data.n_characters}`;
-  view.tops.replaceChildren(...MODELS.map((kind) => topTable(view.data, kind, at)));
-}
-
-// A key on a character: ← → the previous or next one, Home End the first or last, ↑ ↓ the same
-// character in the other model's text; it is chosen, as a click would, and takes the focus. The key
-// is taken (preventDefault), so the deck does not move too.
-function onCharacterKey(view, event) {
-  const token = event.target.closest?.(".gen-token");
-  if (!token || event.ctrlKey || event.altKey || event.metaKey) return;
-  const kind = MODELS.find((k) => view.columns[k].text.contains(token));
-  const made = Math.min(...MODELS.map((k) => view.data.models[k].picks.length));
-  const step = Number(token.dataset.step);
-  const other = MODELS[(MODELS.indexOf(kind) + 1) % MODELS.length];
-  const moves = { ArrowLeft: [step - 1, kind], ArrowRight: [step + 1, kind], Home: [1, kind], End: [made, kind],
-                  ArrowUp: [step, other], ArrowDown: [step, other] };
-  if (!(event.key in moves)) return;
-  event.preventDefault();
-  const [to, toKind] = moves[event.key];
-  const at = Math.min(Math.max(to, 1), made);
-  view.pin(at);
-  view.columns[toKind].buttons[at - 1].button.focus();
-}
-
-// The texts up to `step` only (while replaying), or whole (`step` null).
-function reveal(view, step) {
-  for (const kind of MODELS) {
-    view.columns[kind].buttons.forEach(({ button }, i) => {
-      button.hidden = step !== null && i + 1 > step;
-    });
-  }
-}
-
-function replayAll(output, view) {
-  stopReplay(output);
-  let step = 0;
-  const tick = () => {
-    step += 1;
-    reveal(view, step);
-    view.pinned = step;
-    view.slider.value = String(step);
-    showStep(view, step);
-    if (step >= view.data.n_characters) {
-      stopReplay(output);
-      reveal(view, null);
+  // A result with a size sweep: the two views' buttons (first in the box) and the sweep's charts (last).
+  addSweep(data) {
+    this.box.classList.add("gen--sweep");
+    const views = element("div", "gen-views");
+    views.setAttribute("role", "group");
+    views.setAttribute("aria-label", "What the charts show");
+    this.viewButtons = {};
+    for (const [name, text] of Object.entries(VIEWS)) {
+      const button = element("button", "gen-view", text);
+      button.type = "button";
+      button.addEventListener("click", () => this.showView(name));
+      this.viewButtons[name] = button;
+      views.append(button);
     }
-  };
-  output.genReplay = setInterval(tick, REPLAY_MS);
-  tick();
+    const sweep = element("div", "gen-sweep");
+    this.sizes = chartElement(sweep, "demo-chart gen-sizes");
+    if (data.sweep.shapes) {
+      const panel = element("div", "gen-shapes-panel");
+      this.shapesCaption = element("p", "gen-shapes-caption");
+      panel.append(this.shapesCaption);
+      this.shapes = chartElement(panel, "demo-chart gen-shapes");
+      sweep.append(panel);
+    }
+    this.box.prepend(views);
+    this.box.append(sweep);
+    this.summaries = summaryParts(data);
+  }
+
+  // Show the view `name` (a key of VIEWS): its charts drawn to the room they have once shown, and under
+  // them the part of the summary that speaks of them.
+  showView(name) {
+    const result = this.result;
+    if (name === "sizes" && this.replayTimer) {
+      this.stopReplay();
+      this.reveal(null);
+    }
+    this.box.classList.toggle("gen--sizes", name === "sizes");
+    for (const [key, button] of Object.entries(this.viewButtons)) button.setAttribute("aria-pressed", String(key === name));
+    showSummary(this.output, this.summaries[name]);
+    if (name === "sizes") {
+      drawSizes(this.sizes, result);
+      if (this.shapes) drawShapes(this.shapes, this.shapesCaption, result);
+    } else {
+      drawScores(this.scores, result);
+    }
+  }
+
+  // Both models' columns for `data` (the result, or the generation so far).
+  fill(data) {
+    this.data = data;
+    this.columnsBox.replaceChildren();
+    for (const kind of MODELS) {
+      this.columns[kind] = modelColumn(data, kind, this);
+      this.columnsBox.append(this.columns[kind].column);
+    }
+  }
+
+  // Show generated token `step` (1-based; null: the latest): marked in both texts, both models' top candidates.
+  show(step) {
+    const made = Math.min(...MODELS.map((kind) => this.data.models[kind].picks.length));
+    if (!made) return;
+    const at = Math.min(Math.max(step || made, 1), made);
+    for (const kind of MODELS) {
+      this.columns[kind].buttons.forEach(({ button }, i) => {
+        button.classList.toggle("gen-token--current", i + 1 === at);
+        button.tabIndex = i + 1 === at ? 0 : -1;
+      });
+    }
+    this.label.textContent = `${at} of ${this.data.n_characters}`;
+    this.tops.replaceChildren(...MODELS.map((kind) => topTable(this.data, kind, at)));
+  }
+
+  // The character chosen (clicked, the slider, a key) stays on show when the pointer leaves.
+  pin(step) {
+    if (this.replayTimer) { this.stopReplay(); this.reveal(null); }
+    this.choose(step);
+  }
+
+  choose(step) {
+    this.pinned = step;
+    this.slider.value = String(step);
+    this.show(step);
+  }
+
+  showPinned() {
+    this.show(this.pinned);
+  }
+
+  // A key on a character: ← → the previous or next one, Home End the first or last, ↑ ↓ the same
+  // character in the other model's text; it is chosen, as a click would, and takes the focus. The key
+  // is taken (preventDefault), so the deck does not move too.
+  characterKey(event) {
+    const token = event.target.closest?.(".gen-token");
+    if (!token || event.ctrlKey || event.altKey || event.metaKey) return;
+    const kind = MODELS.find((k) => this.columns[k].text.contains(token));
+    const made = Math.min(...MODELS.map((k) => this.data.models[k].picks.length));
+    const step = Number(token.dataset.step);
+    const other = MODELS[(MODELS.indexOf(kind) + 1) % MODELS.length];
+    const moves = { ArrowLeft: [step - 1, kind], ArrowRight: [step + 1, kind], Home: [1, kind], End: [made, kind],
+                    ArrowUp: [step, other], ArrowDown: [step, other] };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const [to, toKind] = moves[event.key];
+    const at = Math.min(Math.max(to, 1), made);
+    this.pin(at);
+    this.columns[toKind].buttons[at - 1].button.focus();
+  }
+
+  // The texts up to `step` only (while replaying), or whole (`step` null).
+  reveal(step) {
+    for (const kind of MODELS) {
+      this.columns[kind].buttons.forEach(({ button }, i) => {
+        button.hidden = step !== null && i + 1 > step;
+      });
+    }
+  }
+
+  replay() {
+    this.stopReplay();
+    let step = 0;
+    const tick = () => {
+      step += 1;
+      this.reveal(step);
+      this.choose(step);
+      if (step >= this.data.n_characters) {
+        this.stopReplay();
+        this.reveal(null);
+      }
+    };
+    this.replayTimer = setInterval(tick, REPLAY_MS);
+    tick();
+  }
+
+  stopReplay() {
+    clearInterval(this.replayTimer);
+    this.replayTimer = null;
+  }
 }
 
 export function render(output, result) {
-  const view = build(output, result);
-  fillColumns(view, result);
-  if (!result.sweep) drawScores(view.scores, result);
-  view.replay.hidden = false;
-  view.pin(result.n_characters);
-  if (result.sweep) showView(output, view, Object.keys(VIEWS)[0]);
+  new Showdown(output, result).showResult(result);
 }
+

@@ -2,15 +2,11 @@
 // (lighter for narrower) and one for the Transformer, each the mean over the seeds with its range,
 // beside chance; and how many digits each model holds (the mean over the seeds; the range is in
 // the tooltip), as bars against the digits there are.
-import { modelColors, plot } from "../charts.js";
+import { modelStyles, VARIANTS } from "../chart_styles.js";
+import { plot } from "../charts.js";
 import { seedRange } from "./shared/accuracy_by_length.js";
 import { chartIn, percent, SIDE_BARS, TOP_LEGEND } from "./shared/common.js";
 import { rateLabel } from "./shared/rates.js";
-
-// The LSTMs share one orange (lighter for narrower): each width has its own marker and dash as well,
-// so the widths are told apart without colour (and in a grey print or on a washed-out projector).
-const MARKERS = ["circle-open", "square-open", "diamond-open", "triangle-up-open", "star-open"];
-const DASHES = ["dot", "dash", "longdash", "dashdot", "longdashdot"];
 
 function name(model) {
   return `${model.label} width ${model.width}`;
@@ -23,11 +19,15 @@ function shortName(model) {
 }
 
 function draw(chart, data) {
-  const colors = modelColors();
+  const styles = modelStyles();
   const lstms = data.models.filter((m) => m.model === "lstm-tuned");
   const seeds = data.seeds.length;
+  // The LSTMs share one orange (lighter for narrower): each width has its own marker and dash as well
+  // (VARIANTS), so the widths are told apart without colour.
   const line = (model, i) => {
-    const color = model.model === "transformer" ? colors.transformer : colors["lstm-tuned"];
+    const transformer = model.model === "transformer";
+    const { color } = transformer ? styles.transformer : styles["lstm-tuned"];
+    const { dash, marker } = transformer ? styles.transformer : VARIANTS[i % VARIANTS.length];
     const stats = model.by_distance;
     return {
       type: "scatter",
@@ -36,10 +36,9 @@ function draw(chart, data) {
       x: data.distances,
       y: stats.map((s) => s.mean),
       error_y: seeds > 1 ? seedRange(stats, color) : undefined,
-      opacity: model.model === "transformer" ? 1 : 0.45 + 0.55 * (i + 1) / lstms.length,
-      line: { color, width: model.model === "transformer" ? 4 : 2 + i, dash: model.model === "transformer" ? "solid" : DASHES[i % DASHES.length] },
-      marker: { color, size: model.model === "transformer" ? 10 : 12, symbol: model.model === "transformer" ? "circle" : MARKERS[i % MARKERS.length],
-        line: { color, width: 2 } },
+      opacity: transformer ? 1 : 0.45 + 0.55 * (i + 1) / lstms.length,
+      line: { color, width: transformer ? 4 : 2 + i, dash },
+      marker: { color, size: transformer ? 10 : 12, symbol: marker, line: { color, width: 2 } },
       hovertemplate: `${name(model)} (${rateLabel(model.lr)}): %{y:.0%} right when the digit %{x} from the end was asked<extra></extra>`,
     };
   };
@@ -49,7 +48,7 @@ function draw(chart, data) {
     name: `chance (${percent(data.chance)})`,
     x: [1, data.length],
     y: [data.chance, data.chance],
-    line: { color: colors.chance, width: 3, dash: "dot" },
+    line: { color: styles.chance.color, width: 3, dash: styles.chance.dash },
     hoverinfo: "skip",
   };
   const held = {
@@ -57,7 +56,7 @@ function draw(chart, data) {
     orientation: "h",
     y: data.models.map((m) => (m.model === "transformer" ? m.label : `width ${m.width}`)),
     x: data.models.map((m) => m.digits_held.mean),
-    marker: { color: data.models.map((m) => (m.model === "transformer" ? colors.transformer : colors["lstm-tuned"])) },
+    marker: { color: data.models.map((m) => (m.model === "transformer" ? styles.transformer : styles["lstm-tuned"]).color) },
     text: data.models.map((m) => m.digits_held.mean.toFixed(1)),
     ...SIDE_BARS,
     customdata: data.models.map((m) => [name(m), m.digits_held.min.toFixed(1), m.digits_held.max.toFixed(1)]),

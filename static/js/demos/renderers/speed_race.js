@@ -3,22 +3,25 @@
 // (hollow where the timings stayed noisy); beside it, this server's parallel hardware and how much
 // each step sped up from one CPU thread to all of it; above, the legend and, folded away, who was
 // faster at each length (said only where the bars do not overlap), Table 1 and the settings.
-import { modelColors, plot, textColors } from "../charts.js";
+import { DASHARRAY, fontSizes, modelStyles, onPhone, textColors } from "../chart_styles.js";
+import { plot } from "../charts.js";
 import { chartIn, element, thousands } from "./shared/common.js";
 import { timesWord } from "./shared/times.js";
 
 const NAMES = { lstm_fused: "LSTM fused", lstm_loop: "LSTM loop", transformer: "Transformer" };
-// Told apart by dash and marker as well as colour: the two LSTMs share one.
-const DASH = { lstm_fused: "dash", lstm_loop: "dot", transformer: "solid" };
-const SYMBOL = { lstm_fused: "square", lstm_loop: "triangle-up", transformer: "circle" };
-const PHONE = "(max-width: 760px)";
-const DASHARRAY = { solid: "", dash: "9 5", dot: "3 4" };
+// Each contender's style in chart_styles.js: told apart by dash and marker as well as colour, since the
+// two LSTMs share one.
+const STYLE = { lstm_fused: "lstm", lstm_loop: "lstm-loop", transformer: "transformer" };
 const SVG = "http://www.w3.org/2000/svg";
 
-// Chart text: 20 px on the 1280×720 canvas is 16 px on a 1024×768 projector (scaled by 0.8);
-// a phone shows the page unscaled, so 16 px there.
+// The chart's text sizes on this screen (chart_styles.js), and its markers, smaller on a phone.
 function sizes(narrow) {
-  return narrow ? { font: 16, small: 15, marker: 9 } : { font: 20, small: 18, marker: 11 };
+  const { text, small } = fontSizes();
+  return { font: text, small, marker: narrow ? 9 : 11 };
+}
+
+function styleOf(name) {
+  return modelStyles()[STYLE[name]];
 }
 
 // 64, 128, 256, 512, 1k, 2k, 4k (1k = 1,024 tokens, as the axis title says).
@@ -67,9 +70,8 @@ function milliseconds(race, name) {
 }
 
 function raceTraces(race, size) {
-  const colors = modelColors();
   return Object.keys(NAMES).map((name) => {
-    const color = name === "transformer" ? colors.transformer : colors.lstm;
+    const { color, dash, marker } = styleOf(name);
     const { median, spread, noisy } = milliseconds(race, name);
     return {
       type: "scatter",
@@ -86,11 +88,11 @@ function raceTraces(race, size) {
         thickness: 2.5,
         width: 7,
       },
-      line: { color, width: 3, dash: DASH[name] },
+      line: { color, width: 3, dash },
       marker: {
         color,
         size: size.marker,
-        symbol: noisy.map((bad) => (bad ? `${SYMBOL[name]}-open` : SYMBOL[name])),
+        symbol: noisy.map((bad) => (bad ? `${marker}-open` : marker)),
         line: { color, width: 2.5 },
       },
       customdata: median.map((_, i) => [spread[i] ? timeLabel(spread[i][0]) : "", spread[i] ? timeLabel(spread[i][1]) : "",
@@ -101,7 +103,7 @@ function raceTraces(race, size) {
 }
 
 function drawTimes(chart, races) {
-  const narrow = window.matchMedia(PHONE).matches;
+  const narrow = onPhone();
   const size = sizes(narrow);
   const crowded = narrow || races.length > 1 || chart.clientWidth < 480;
   const traces = races.flatMap((race, i) => raceTraces(race, size).map((trace) => ({
@@ -203,14 +205,14 @@ function svgElement(tag, attributes) {
 
 // A sample of each line as the chart draws it: colour, dash and marker.
 function lineSample(name) {
-  const color = modelColors()[name === "transformer" ? "transformer" : "lstm"];
+  const { color, dash, marker: symbol } = styleOf(name);
   const svg = svgElement("svg", { width: 46, height: 18, viewBox: "0 0 46 18", "aria-hidden": "true" });
-  svg.append(svgElement("line", { x1: 1, y1: 9, x2: 45, y2: 9, stroke: color, "stroke-width": 3, "stroke-dasharray": DASHARRAY[DASH[name]] }));
+  svg.append(svgElement("line", { x1: 1, y1: 9, x2: 45, y2: 9, stroke: color, "stroke-width": 3, "stroke-dasharray": DASHARRAY[dash] }));
   const marker = {
     square: () => svgElement("rect", { x: 17, y: 3, width: 12, height: 12, fill: color }),
     "triangle-up": () => svgElement("polygon", { points: "23,2 30,15 16,15", fill: color }),
     circle: () => svgElement("circle", { cx: 23, cy: 9, r: 6.5, fill: color }),
-  }[SYMBOL[name]]();
+  }[symbol]();
   svg.append(marker);
   return svg;
 }
@@ -314,15 +316,14 @@ function gainRows(scaling) {
 // the number of threads (every core fully used): on the server's parallel hardware, all its CPU
 // threads or, where it has one, its GPU (the cores beside a GPU are in Details).
 function drawGains(chart, scaling) {
-  const narrow = window.matchMedia(PHONE).matches;
+  const narrow = onPhone();
   const size = sizes(narrow);
-  const colors = modelColors();
   const target = scaling.main;
   const rows = gainRows(scaling);
   const traces = Object.keys(NAMES).map((name) => {
     const mine = rows.filter((row) => row.name === name);
     const gains = scaling.speedup[target][name];
-    const color = name === "transformer" ? colors.transformer : colors.lstm;
+    const { color, marker } = styleOf(name);
     const value = mine.map((row) => gains.series[row.i]);
     return {
       type: "scatter", mode: "markers", name: NAMES[name], x: value, y: mine.map((row) => row.y),
@@ -333,7 +334,7 @@ function drawGains(chart, scaling) {
       },
       marker: {
         color, size: size.marker, line: { color, width: 2.5 },
-        symbol: mine.map((row) => (gains.noisy[row.i] ? `${SYMBOL[name]}-open` : SYMBOL[name])),
+        symbol: mine.map((row) => (gains.noisy[row.i] ? `${marker}-open` : marker)),
       },
       customdata: mine.map((row) => [thousands(row.n), timesWord(gains.spread[row.i][0]), timesWord(gains.spread[row.i][1]),
         timesWord(gains.series[row.i])]),

@@ -1,7 +1,8 @@
 // The machine behind the demos, a measured matrix-product speed, and which demos
 // of the deck are trained and cached already (with a button for the instructor to warm them all).
 import { getJSON, warmAllDemos } from "../api.js";
-import { chartElement, modelColors, plot } from "../charts.js";
+import { FONT_SIZE, modelColors } from "../chart_styles.js";
+import { chartElement, plot } from "../charts.js";
 import { element } from "./shared/common.js";
 
 const POLL_MS = 1000;
@@ -37,7 +38,7 @@ function drawSpeed(chart, result) {
     textposition: "outside",
     hovertemplate: "%{x}: %{y:.1f} GFLOP/s<extra></extra>",
   }], {
-    title: { text: "Matrix product speed", font: { size: 22 }, x: 0, xanchor: "left", xref: "paper", y: 1, yref: "container", yanchor: "top", pad: { t: 8 } },
+    title: { text: "Matrix product speed", font: { size: FONT_SIZE.title }, x: 0, xanchor: "left", xref: "paper", y: 1, yref: "container", yanchor: "top", pad: { t: 8 } },
     xaxis: { title: { text: "matrix size", standoff: 4 } },
     yaxis: { title: { text: "GFLOP/s", standoff: 4 }, range: [0, top * 1.3], nticks: 4 }, // room for the labels above the bars
     margin: { l: 10, r: 10, t: 44, b: 10 },
@@ -123,6 +124,9 @@ class CacheStatus {
   }
 }
 
+// The cache's status shown in each output, asked again when its slide is shown.
+const statuses = new WeakMap();
+
 export function render(output, result) {
   output.replaceChildren();
   const layout = element("div", "system-check");
@@ -130,12 +134,13 @@ export function render(output, result) {
   left.append(factList(result));
   layout.append(left);
   output.append(layout);
-  output.cacheStatus = new CacheStatus(left);
+  const status = new CacheStatus(left);
+  statuses.set(output, status);
   drawSpeed(chartElement(layout, "demo-chart system-check-chart"), result);
-  output.cacheStatus.refresh();
+  status.refresh();
 }
 
 // The slide is shown again: the cache may have changed since.
 export function onShow(output) {
-  output.cacheStatus?.refresh();
+  statuses.get(output)?.refresh();
 }

@@ -1,17 +1,12 @@
 // A Transformer learning live. While it trains: the loss curve growing and its latest
 // greedy continuation of "We" under the target, matching words marked. Afterwards a scrubber
 // goes back to any snapshot. On the canvas the sentences sit beside the chart; on a phone above it.
-import { chartElement, modelColors, plot, resizeCharts } from "../charts.js";
+import { modelColors, textSize } from "../chart_styles.js";
+import { chartElement, plot, resizeCharts } from "../charts.js";
 import { element } from "./shared/attention_parts.js";
 import { TOP_LEGEND } from "./shared/common.js";
 
 const NO_SPACE_BEFORE = new Set([".", ",", ";", ":", "!", "?", ")", "%"]); // as the tokenizer joins words
-
-// Chart text in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
-// 16 on a phone, which shows the slide unscaled.
-function textSize() {
-  return matchMedia("(max-width: 760px)").matches ? 16 : 20;
-}
 
 // A label (and a note beside it), then the prompt and the words as the tokenizer would write them;
 // each word marked as matching the target or not when `matches` is given.
@@ -68,6 +63,9 @@ function drawLoss(chart, data, shown) {
   });
 }
 
+// Each output's parts (its sentence, chart and footer) while a run is drawn into it.
+const views = new WeakMap();
+
 function build(output, data) {
   output.replaceChildren();
   const box = element("div", "prog");
@@ -84,8 +82,9 @@ function build(output, data) {
   const footer = element("div", "prog-footer");
   box.append(footer);
   output.append(box);
-  output.progression = { current, chart, footer };
-  return output.progression;
+  const view = { current, chart, footer };
+  views.set(output, view);
+  return view;
 }
 
 function showSnapshot(view, data, index) {
@@ -102,8 +101,8 @@ function showSnapshot(view, data, index) {
 
 // While training: the latest snapshot and the curve so far.
 export function renderProgress(output, data) {
-  const view = output.progression && output.progression.live ? output.progression : { ...build(output, data), live: true };
-  output.progression = view;
+  const view = views.get(output)?.live ? views.get(output) : { ...build(output, data), live: true };
+  views.set(output, view);
   if (data.snapshots.length) showSnapshot(view, data, data.snapshots.length - 1);
 }
 

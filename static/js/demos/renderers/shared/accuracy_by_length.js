@@ -1,7 +1,7 @@
-// Accuracy on fresh strings against their length: one line per model (its colour and its marker
-// shape) at the mean over the seeds, with a bar from the lowest to the highest seed, and the
-// baselines as dotted lines (chance, and for bounded Dyck the counting rule). Drawn for the fair
-// fight and for bounded Dyck.
+// Accuracy on fresh strings against their length: one line per model (its colour, dash and marker,
+// chart_styles.js) at the mean over the seeds, with a bar from the lowest to the highest seed, and the
+// baselines as levels (chance, and for bounded Dyck the counting rule). Drawn for the fair fight and
+// for bounded Dyck.
 import { plot } from "../../charts.js";
 import { percent, TOP_LEGEND } from "./common.js";
 
@@ -18,30 +18,30 @@ export function seedRange(stats, color) {
   };
 }
 
-// `style`: order (the models, in legend order), colors and markers (per model; an "-open" marker is
-// drawn hollow), dashed (models drawn dashed) or dashes (a dash per model), baselines ([{name, y (one
-// per length), color, dash}]), xTitle, yTitle, margin, legend (changes to the legend above the chart),
+// `style`: order (the models, in legend order), looks (per model: {color, dash, marker}, from
+// chart_styles.js's modelStyles), baselines ([{name, y (one per length), color, dash}]), xTitle,
+// yTitle, margin, legend (changes to the legend above the chart),
 // phone (changes to the layout on a phone, see charts.js), hover(point): more lines for a point's tooltip,
 // and beside ({traces, layout, domain}): a second plot beside this one (its traces and axes), this one
 // then drawn in `domain` of the width.
 export function plotAccuracyByLength(chart, data, style) {
-  const { order, colors, markers, dashed = [], dashes = {}, baselines = [], hover, xTitle, yTitle, margin, legend, phone,
-    beside } = style;
+  const { order, looks, baselines = [], hover, xTitle, yTitle, margin, legend, phone, beside } = style;
   const lengths = data.lengths.map(String);
   const seeds = data.seeds?.length ?? 1;
   const lines = order.map((name) => {
     const points = data.points.filter((p) => p.model === name);
     const stats = points.map((p) => p.accuracy);
+    const { color, dash, marker } = looks[name];
     return {
       type: "scatter",
       mode: "lines+markers",
       name: data.models[name],
       x: points.map((p) => String(p.length)),
       y: stats.map((s) => s.mean),
-      error_y: seeds > 1 ? seedRange(stats, colors[name]) : undefined,
+      error_y: seeds > 1 ? seedRange(stats, color) : undefined,
       customdata: points.map((p) => [percent(p.accuracy.min), percent(p.accuracy.max), hover ? hover(p) : ""]),
-      line: { color: colors[name], width: 4, dash: dashes[name] ?? (dashed.includes(name) ? "dash" : "solid") },
-      marker: { color: colors[name], size: 13, symbol: markers[name], line: { color: colors[name], width: 3 } },
+      line: { color, width: 4, dash },
+      marker: { color, size: 13, symbol: marker, line: { color, width: 3 } },
       hovertemplate: `${data.models[name]}, length %{x}: %{y:.1%} right`
         + (seeds > 1 ? ` (seeds: %{customdata[0]} to %{customdata[1]})` : "")
         + `${hover ? "<br>%{customdata[2]}" : ""}<extra></extra>`,
@@ -54,7 +54,7 @@ export function plotAccuracyByLength(chart, data, style) {
     name: baseline.name,
     x: lengths,
     y: baseline.y,
-    line: { color: baseline.color, width: 3, dash: baseline.dash ?? "dot" },
+    line: { color: baseline.color, width: 3, dash: baseline.dash },
     ...(single ? { marker: { symbol: "line-ew", size: 70, line: { color: baseline.color, width: 3 } } } : {}),
     hovertemplate: `${baseline.name}, length %{x}: %{y:.1%}<extra></extra>`,
   }));

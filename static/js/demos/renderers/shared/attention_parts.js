@@ -1,7 +1,7 @@
 // Pieces the attention slides (7 to 9) share: layer and head pickers that switch instantly,
 // token axes, the softmax the temperature slider re-applies. Elements come from common.js,
 // text through textContent only, so a typed sentence never becomes markup.
-import { onPhone } from "../../charts.js";
+import { onPhone, textSize } from "../../chart_styles.js";
 import { element } from "./common.js";
 
 export { element };
@@ -16,12 +16,13 @@ export function numberPicker(label, count, value, onChange) {
   return wrap;
 }
 
-// Layer and head pickers for a result that carries every layer's heads.
-export function headPickers(result, state, onChange) {
+// Layer and head pickers for a result that carries every layer's heads, at `layer` and `head` first;
+// onChange(change) with what was picked: {layer} or {head}.
+export function headPickers(result, { layer, head }, onChange) {
   const box = element("div", "attn-controls");
   box.append(
-    numberPicker("Layer", result.n_layers, state.layer, (layer) => { state.layer = layer; onChange(); }),
-    numberPicker("Head", result.n_heads, state.head, (head) => { state.head = head; onChange(); }),
+    numberPicker("Layer", result.n_layers, layer, (picked) => onChange({ layer: picked })),
+    numberPicker("Head", result.n_heads, head, (picked) => onChange({ head: picked })),
   );
   return box;
 }
@@ -31,7 +32,8 @@ export function headPickers(result, state, onChange) {
 // wide (on a phone, at most the phone's width). A character is about 0.6 of the font size wide.
 export function tokenAxis(tokens, extra = {}, width = 520) {
   const longest = Math.max(...tokens.map((t) => t.length));
-  const [size, room] = onPhone() ? [16, Math.min(width, 330)] : [20, width];
+  const size = textSize();
+  const room = onPhone() ? Math.min(width, 330) : width;
   const slanted = longest * 0.6 * size > room / tokens.length;
   return {
     tickmode: "array",

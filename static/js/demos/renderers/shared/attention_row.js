@@ -4,15 +4,15 @@
 // word: the words themselves are buttons beside the chart's rows (click one to make it the query);
 // words after the query are masked. At a temperature t other than 1 the softmax and the output are
 // recomputed from the scaled scores divided by t, as the matrix beside it is.
-import { chartElement, modelColors, plot } from "../../charts.js";
+import { modelColors, onPhone, textSize } from "../../chart_styles.js";
+import { chartElement, plot } from "../../charts.js";
 import { element, softmaxRow, sum } from "./attention_parts.js";
 
-// Text size in px: 20 on the canvas (16 on a 1024×768 projector, where the canvas is scaled by 0.8),
-// 16 on a phone, which shows the slide unscaled; rows a little taller than their text. A narrow
-// chart (a phone, or beside the matrix) draws the values' colour scale under the panels.
+// The chart's text size (chart_styles.js); rows a little taller than their text. A narrow chart (a
+// phone, or beside the matrix) draws the values' colour scale under the panels.
 function sizes(chart) {
-  const phone = matchMedia("(max-width: 760px)").matches;
-  const text = phone ? 16 : 20;
+  const phone = onPhone();
+  const text = textSize();
   const narrow = phone || chart.clientWidth < 560;
   // A word button is a row tall: on a phone at least 24 px, a finger's target (WCAG 2.2).
   return { phone, narrow, text, row: phone ? 24 : Math.ceil(1.25 * text), title: Math.ceil(1.5 * text), gap: 10 };

@@ -1,21 +1,22 @@
 // Small helpers shared by the renderers: DOM built from data (text through textContent, never
 // innerHTML, so nothing the server or a user sends is parsed as markup), number formats, and
 // a chart that is drawn again in place while a result streams in.
-import { chartElement, modelColors } from "../../charts.js";
+import { modelLook, modelStyles } from "../../chart_styles.js";
+import { chartElement } from "../../charts.js";
 
-// The two families as every chart of them draws them: a colour (modelColors), and a dash and a marker
-// too, so that the two never differ by colour alone.
+// The two families by name, with the dash and marker every chart of them draws (chart_styles.js).
 export const FAMILIES = {
-  transformer: { name: "Transformer", dash: "solid", symbol: "circle" },
-  lstm: { name: "LSTM", dash: "dash", symbol: "square" },
+  transformer: { name: "Transformer", ...modelLook("transformer") },
+  lstm: { name: "LSTM", ...modelLook("lstm") },
 };
 
-// A level across a chart from x[0] to x.at(-1): chance (dotted grey, unless `line` says otherwise) or
-// a baseline, named in the tooltip; in the legend unless `showlegend` is false.
-export function levelLine(name, x, y, { line = { color: modelColors().chance, dash: "dot" }, showlegend = true } = {}) {
+// A level across a chart from x[0] to x.at(-1): chance, or a baseline (`style`, "chance" or "baseline",
+// chart_styles.js), named in the tooltip; in the legend unless `showlegend` is false.
+export function levelLine(name, x, y, { style = "chance", showlegend = true } = {}) {
+  const { color, dash } = modelStyles()[style];
   return {
     type: "scatter", mode: "lines", name, x: [x[0], x.at(-1)], y: [y, y], showlegend,
-    line: { width: 3, ...line },
+    line: { width: 3, color, dash },
     hovertemplate: `${name}: %{y:.2f} bits<extra></extra>`,
   };
 }
