@@ -16,7 +16,7 @@ from demos.runtime.budgets import full_params
 from demos.runtime.runner import effective_params, run_demo
 from demos.runtime.storage import ModelStore
 from demos.shared.seeds import spread_text
-from demos.shared.tuning import chosen
+from demos.shared.tuning import LR_GRID, chosen
 from tests.demos.tiny import TINY as TINY_ALL
 
 # Ten times the contract's copy-test steps: the Transformer's loss on the repeats falls from chance
@@ -84,7 +84,7 @@ def test_choosing_a_rate_never_reads_the_test_sequences(monkeypatch):
     study = context_scaling.tuning()
     score = study.score("lstm", {"lr": 1e-3}, 0, CPU)
     assert drawn and 4.0 < score < 6.0  # trained on the training stream, scored on validation: near chance
-    assert set(study.candidates) == {"transformer", "lstm"} and len(study.candidates["lstm"]) == 5
+    assert set(study.candidates) == {"transformer", "lstm"} and len(study.candidates["lstm"]) == len(LR_GRID)
 
 
 def test_natural_text_scores_the_same_characters_at_every_context_length(result):
