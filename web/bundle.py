@@ -5,12 +5,18 @@ disk. Our modules keep to a small subset of the syntax (named imports, `import *
 `export` before a class, function or const), so each can be wrapped in a function that
 receives its imports and returns its exports. Anything outside that subset is an error,
 not a silent mistake.
+
+One import is ours, not the language's: `import * as NAME from "./folder/*.js"` makes NAME an
+object of every module in that folder (not its subfolders, not the importer), each under its
+file's name: `renderers/index.js` finds every demo's renderer this way, so a new renderer is
+found by its file alone, and it is bundled with the page as if imported by hand.
 """
 import json
 import re
 from pathlib import Path
 
 IMPORT_NAMED = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"([^"]+)";?[ \t]*$', re.MULTILINE)
+IMPORT_FOLDER = re.compile(r'^import\s+\*\s+as\s+(\w+)\s+from\s*"([^"]*/)\*\.js";?[ \t]*$', re.MULTILINE)
 IMPORT_ALL = re.compile(r'^import\s+\*\s+as\s+(\w+)\s+from\s*"([^"]+)";?[ \t]*$', re.MULTILINE)
 EXPORT_DECLARATION = re.compile(r"^export\s+((?:async\s+)?function\*?|class|const|let)\s+(\w+)", re.MULTILINE)
 EXPORT_LIST = re.compile(r"^export\s*\{([^}]*)\}\s*;?[ \t]*$", re.MULTILINE)
@@ -52,20 +58,28 @@ def wrap_module(path: Path, root: Path) -> tuple[str, list[Path]]:
     source = without_comment_lines(path.read_text(encoding="utf-8"))
     imports: list[Path] = []
 
-    def resolve(spec: str) -> str:
+    def relative(spec: str) -> Path:
         if not spec.startswith("."):
             raise BundleError(f"{path}: only relative imports can be bundled, not {spec!r}")
-        target = (path.parent / spec).resolve()
+        return (path.parent / spec).resolve()
+
+    def load(target: Path) -> str:
         imports.append(target)
-        return json.dumps(module_name(target, root))
+        return f"__load({json.dumps(module_name(target, root))})"
 
     def named(match: re.Match) -> str:
         names = [part.strip() for part in match.group(1).split(",") if part.strip()]
         bindings = ", ".join(f"{a}: {b}" if " as " in n else n for n in names for a, _, b in [n.partition(" as ")])
-        return f"const {{ {bindings} }} = __load({resolve(match.group(2))});"
+        return f"const {{ {bindings} }} = {load(relative(match.group(2)))};"
+
+    def folder(match: re.Match) -> str:
+        """`import * as all from "./dir/*.js"`: {"<file name>": its module, ...}, in file-name order."""
+        found = sorted(p for p in relative(match.group(2)).glob("*.js") if p != path.resolve())
+        return f"const {match.group(1)} = {{ {', '.join(f'{json.dumps(p.stem)}: {load(p)}' for p in found)} }};"
 
     body = IMPORT_NAMED.sub(named, source)
-    body = IMPORT_ALL.sub(lambda m: f"const {m.group(1)} = __load({resolve(m.group(2))});", body)
+    body = IMPORT_FOLDER.sub(folder, body)
+    body = IMPORT_ALL.sub(lambda m: f"const {m.group(1)} = {load(relative(m.group(2)))};", body)
     exported = [f"{name}" for _, name in EXPORT_DECLARATION.findall(body)]
     body = EXPORT_DECLARATION.sub(lambda m: f"{m.group(1)} {m.group(2)}", body)
     for names in EXPORT_LIST.findall(body):  # export { a, b as c };

@@ -29,9 +29,11 @@ bp = Blueprint("static_assets", __name__)
 
 # A page's script: the bundle of its entry module.
 SCRIPTS = {"js/main.bundle.js": "js/main.js", "js/presenter.bundle.js": "js/presenter/main.js"}
-# The pages' stylesheet: these files joined, in this order (none has a relative url() or an @import).
-STYLESHEETS = {"css/deck.bundle.css": ("css/deck.css", "css/polls.css", "css/questions.css",
-                                       *(f"css/demos/{group}.css" for group in ("memory", "attention", "speed", "finale", "recap")))}
+# The pages' stylesheet: these files joined, in this order, then every file in css/demos/ in name order
+# (a demo's styles are found by their file alone; each styles only its own classes, so their order does
+# not matter). None has a relative url() or an @import.
+STYLESHEETS = {"css/deck.bundle.css": ("css/deck.css", "css/polls.css", "css/questions.css")}
+DEMO_STYLESHEETS = "css/demos"
 # Every bundle, served and written by `flask export` alike.
 ENTRY_POINTS = {**SCRIPTS, **STYLESHEETS}
 HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{12})(?P<suffix>\.[a-z0-9]+)$")
@@ -43,7 +45,7 @@ class Asset:
     gzipped: bytes
     mimetype: str
     digest: str
-    stamp: float  # newest modification time of the files it was made from
+    stamp: tuple  # the files it was made from, and the newest one's modification time (Assets.stamp)
 
 
 class Assets:
@@ -55,19 +57,25 @@ class Assets:
     def sources(self, name: str) -> list[Path]:
         if name in SCRIPTS:  # a bundle depends on every module (a cheap, safe over-estimate)
             return sorted((self.static_dir / "js").rglob("*.js"))
-        return [self.static_dir / part for part in STYLESHEETS.get(name, (name,))]
+        if name in STYLESHEETS:
+            return [self.static_dir / part for part in STYLESHEETS[name]] + \
+                sorted((self.static_dir / DEMO_STYLESHEETS).glob("*.css"))
+        return [self.static_dir / name]
 
     def get(self, name: str, check_for_edits: bool = False) -> Asset:
         asset = self.built.get(name)
-        if asset is not None and not (check_for_edits and self.newest(name) > asset.stamp):
+        if asset is not None and not (check_for_edits and self.stamp(name) != asset.stamp):
             return asset
         with self.lock:
             asset = self.build(name)
             self.built[name] = asset
             return asset
 
-    def newest(self, name: str) -> float:
-        return max(path.stat().st_mtime for path in self.sources(name))
+    def stamp(self, name: str) -> tuple:
+        """The files it is made from and the newest one's modification time: either changes after an edit,
+        a file added (a new renderer) or a file removed."""
+        sources = self.sources(name)
+        return tuple(sources), max(path.stat().st_mtime for path in sources)
 
     def build(self, name: str) -> Asset:
         path = self.static_dir / name
@@ -80,7 +88,7 @@ class Assets:
         else:
             raise FileNotFoundError(name)
         mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        return Asset(raw, gzip_bytes(raw), mimetype, hashlib.sha256(raw).hexdigest()[:12], self.newest(name))
+        return Asset(raw, gzip_bytes(raw), mimetype, hashlib.sha256(raw).hexdigest()[:12], self.stamp(name))
 
 
 def get_assets() -> Assets:
