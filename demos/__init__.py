@@ -10,9 +10,12 @@ machine that has only PyTorch. What they share lives in three subpackages:
              scoring, the language models, the recap's headlines.
 
 A demo module `demos/<id>.py` has:
-  ID, TITLE                      its id (the module's name; the slide `slides/NN-<id>.md` and the
-                                 renderer `static/js/demos/renderers/<id>.js` share it) and a title;
+  ID, TITLE                      its id (the module's name; the slide `slides/NN-<id>.md`, the renderer
+                                 `static/js/demos/renderers/<id>.js` and the test `tests/demos/test_<id>.py`
+                                 share it, and each is found by that name alone) and a title;
   PARAMS                         a list of `demos.runtime.params.Param`, always including `seed`;
+  TINY                           the parameters it changes for a test: a run of seconds on a CPU
+                                 (tests/demos/tiny.py; the contract tests run every demo on them);
   run(params, progress, device)  → a JSON-safe dict (numbers, strings, lists), with a
                                  one-paragraph `summary` of what was measured;
   format_text(result)            → the result as text for the terminal;

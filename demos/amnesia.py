@@ -30,6 +30,7 @@ PARAMS = [
           "stops)", 10, 600),
     Param("width", "int", 32, "Width of both models (LSTM state size, Transformer d_model)", 8, 64),
 ]
+TINY = {"length": 5, "steps": 20, "width": 8}
 MODELS = ("lstm-tuned", "transformer")
 BATCH_SIZE = 64
 SOLVED_LOSS = 0.02  # a model whose recent training loss is below this has solved the task: it stops

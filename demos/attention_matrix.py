@@ -23,6 +23,7 @@ PARAMS = [
           "Divide the scaled scores by this before the softmax (below 1 sharpens, above 1 flattens)", 0.1, 10.0),
     *model_params()[2:],
 ]
+TINY = {"steps": 10}
 
 
 def attention_weights(scores: torch.Tensor, temperature: float) -> torch.Tensor:

@@ -11,6 +11,7 @@ from demos.shared.sentence_attention import work as sentence_work
 ID = "attention_web"
 TITLE = "The Transformer revolution: a sentence's attention web"
 PARAMS = [sentence_param(), *model_params()]
+TINY = {"steps": 10}
 
 
 def strongest_links(tokens: list[str], weights: torch.Tensor) -> list[dict]:

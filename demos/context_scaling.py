@@ -70,6 +70,7 @@ PARAMS = [
                         "of context) or the largest of the GPU's size sweep (gpu-sweep: 512 characters), with "
                         "the loss at each position of the context (Kaplan et al.'s Figure 7, right)"),
 ]
+TINY = {"steps": 20, "text_steps": 20, "seeds": 1}
 # Per device class (`demos.runtime.budgets`): the prepared run learns the copy test's varying distance, and
 # on a GPU reads the largest models of the showdown's size sweep (trained by the showdown's prepared run).
 BUDGETS = {"cpu": {"full": {"variant": "varying", "steps": 4000}},

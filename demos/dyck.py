@@ -47,6 +47,7 @@ PARAMS = [
           "or 2 layers (the 1-layer one rarely learns within a slide's budget)", 1, 3,
           choices=("lstm", "transformer", "transformer-2")),
 ]
+TINY = {"lengths": [20], "steps": 50, "width": 8, "seeds": 2}
 # Budgets per device class (`demos.runtime.budgets`): by default the LSTM and the 2-layer Transformer, with
 # steps enough for the 2-layer one to learn length 20 with every seed; the prepared run adds the 1-layer
 # Transformer and length 50.

@@ -69,6 +69,7 @@ PARAMS = [
     scaling.scale_param("scale", "one: the slide's two models; gpu-sweep: both families at three "
                         "sizes (Kaplan et al.'s Figures 7 and 5 in miniature), the showdown between the largest"),
 ]
+TINY = {"steps": 20, "characters": 10, "seeds": 1}
 # Per device class (`demos.runtime.budgets`): the prepared run trains the same two models for longer on a
 # CPU, and the size sweep on a GPU.
 BUDGETS = {"cpu": {"full": {"steps": 3000}}, "gpu": {"full": {"scale": "gpu-sweep"}}}

@@ -36,6 +36,7 @@ PARAMS = [
     Param("steps", "int", 1200, "Most training steps of every model; each stops earlier once its loss has "
           "stopped falling", 100, 4000),
 ]
+TINY = {"length": 8, "widths": [4, 16], "steps": 100, "seeds": 2}
 # Budgets per device class (`demos.runtime.budgets`): the prepared run (`flask warm --full`, minutes on a
 # CPU) is the same on every class, so only the CPU's is named.
 BUDGETS = {"cpu": {"full": {"length": 16, "widths": [4, 8, 16, 32, 64], "steps": 4000}}}

@@ -33,6 +33,7 @@ PARAMS = [
     Param("forget_bias", "float", TUNED_FORGET_BIAS,
           "Where the tuned LSTM's forget gates start (the default LSTM's: random, near 0)", -2.0, 5.0),
 ]
+TINY = {"lengths": [5, 10], "steps": 10, "width": 8}
 MODELS = ("lstm-tuned", "lstm", "transformer")
 BATCH_SIZE = 64
 SOLVED_LOSS = 0.05

@@ -36,6 +36,7 @@ PARAMS = [
     Param("sequences", "int", 32, "Test strings the gradient norms are averaged over", 1, 128),
     Param("width", "int", 32, "Transformer width; the RNN and LSTMs are sized to about as many parameters", 8, 64),
 ]
+TINY = {"length": 20, "sequences": 4, "width": 8}
 MODELS = ("rnn", "lstm", "lstm-tuned", "transformer")
 BATCH_SIZE = 64
 SMALLEST = 1e-300  # a norm that underflows even float64 is shown at this floor, and counted

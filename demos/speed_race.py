@@ -56,6 +56,7 @@ PARAMS = [
     Param("cpu_max_length", "choice", 1024, "Longest length timed on one CPU thread, and on the CPU beside a GPU "
           "(one thread takes about half a second a step at 1,024)", choices=(256, 512, 1024)),
 ]
+TINY = {"lengths": [64, 128], "width": 64, "batch": 1, "repeats": 2, "loop_max_length": 64}
 # On a GPU server most of the race's time is the CPU's timings, not the GPU's: with them up to 1,024
 # the race took 5.5 s on an H100, up to 512 5.1 s (2026-11-28). Its default stops them at 256 (where
 # all three contenders run), to keep within the GPU's few seconds (`demos/runtime/budgets.py`).

@@ -22,6 +22,7 @@ PARAMS = [
     Param("size", "int", 512, "Size n of the n×n matrix product timed on the device", 64, 2048),
     Param("repeats", "int", 7, "Timed repeats; the median is reported", 3, 31),
 ]
+TINY = {"size": 64, "repeats": 3}
 
 
 def time_matmul(n: int, repeats: int, device: torch.device) -> list[float]:

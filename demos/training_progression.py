@@ -22,6 +22,7 @@ PARAMS = [
           "Most epochs to train (an epoch: one window from each sentence of the corpus, on average)", 1, 40),
     Param("snapshot_every", "int", 1, "Epochs between snapshots of the loss and the continuation", 1, 10),
 ]
+TINY = {"epochs": 1}
 PROMPT = "We"
 EVAL_WINDOWS = 48  # training windows on which each snapshot measures the loss
 CURVE_POINTS = 200

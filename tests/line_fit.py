@@ -19,6 +19,7 @@ PARAMS = [
     Param("noise", "float", 0.3, "Standard deviation of the noise added to the points", 0.0, 2.0),
     Param("points", "int", 256, "Number of points", 8, 4096),
 ]
+TINY = {"steps": 20}
 TRUE_SLOPE, TRUE_INTERCEPT = 3.0, -1.0
 CURVE_POINTS = 100  # the loss curve is thinned to about this many points
 

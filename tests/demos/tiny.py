@@ -13,23 +13,11 @@ from demos.runtime.storage import ModelStore
 from demos.shared.language_models import SHARED, window_starts, windows
 from slides import load_deck
 from slides.measured import measured_value
+from tests import line_fit
 from tests.made_once import made_once
 
-TINY = {
-    "system_check": {"size": 64, "repeats": 3},
-    "line_fit": {"steps": 20},
-    "signal_decay": {"length": 20, "sequences": 4, "width": 8},
-    "amnesia": {"length": 5, "steps": 20, "width": 8},
-    "recall_vs_length": {"lengths": [5, 10], "steps": 10, "width": 8},
-    "index_lookup": {"length": 8, "widths": [4, 16], "steps": 100, "seeds": 2},
-    "attention_web": {"steps": 10},
-    "attention_matrix": {"steps": 10},
-    "training_progression": {"epochs": 1},
-    "speed_race": {"lengths": [64, 128], "width": 64, "batch": 1, "repeats": 2, "loop_max_length": 64},
-    "context_scaling": {"steps": 20, "text_steps": 20, "seeds": 1},
-    "generation": {"steps": 20, "characters": 10, "seeds": 1},
-    "dyck": {"lengths": [20], "steps": 50, "width": 8, "seeds": 2},
-}
+# Each demo's TINY settings, declared beside its PARAMS (and the tests' own demo line_fit's).
+TINY = {demo_id: demo.TINY for demo_id, demo in {**DEMOS, line_fit.ID: line_fit}.items() if hasattr(demo, "TINY")}
 TIMED = ("system_check", "speed_race")  # they measure wall-clock time: no two runs agree
 
 
