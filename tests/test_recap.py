@@ -7,8 +7,11 @@ import pytest
 from demos import DEMOS, amnesia, index_lookup, recall_vs_length, signal_decay, speed_race
 from demos.runtime.runner import run_demo
 from demos.shared.seeds import over_seeds, spread_text
+from slides import SLIDES_DIR
 from tests.deck import slide_number
-from web.recap import ACTS, takeaway
+from web.recap import lecture_acts, takeaway
+
+ACTS = lecture_acts(SLIDES_DIR)  # the lecture's acts, as its slide files declare them
 
 TINY = {
     amnesia: {"length": 5, "steps": 30},
@@ -99,7 +102,7 @@ def rows_won_by(*winners: str) -> list[dict]:
     ((None,) * 5, "not measured yet", None),
 ])
 def test_the_takeaway_follows_the_winners_of_the_measured_rows(winners, text, leader):
-    summed = takeaway(rows_won_by(*winners))
+    summed = takeaway(rows_won_by(*winners), ACTS)
     [memory] = summed["acts"]  # an act with no rows is left out
     assert (memory["act"], memory["text"], memory["leader"]) == ("Memory", text, leader)
     assert summed["devices"] == (["cpu"] if any(winners) else [])
@@ -109,11 +112,27 @@ def test_the_takeaway_follows_the_winners_of_the_measured_rows(winners, text, le
 def test_a_demo_no_act_names_is_summed_up_under_other_tests():
     rows = rows_won_by("lstm", None, None, None, None) + [
         {"n": 9, "demo": "new_test", "slide": "New", "measured": True, "winner": "transformer", "device": "cuda"}]
-    summed = takeaway(rows)
+    summed = takeaway(rows, ACTS)
     assert [act["act"] for act in summed["acts"]] == ["Memory", "Other tests"]
     assert summed["acts"][1]["text"] == "the Transformer won the one test measured"
     assert summed["devices"] == ["cpu", "cuda"]
     assert summed["overall"]["text"] == "the LSTM won 1 of 2 tests, the Transformer 1; 4 not measured yet"
+
+
+def test_the_acts_are_the_ones_the_slide_files_declare(tmp_path):
+    """A slide's `act:` puts its demo in that act, the closing slide's `acts:` orders them and asks their
+    questions; an act no closing slide lists comes after them; an edit is read again."""
+    for path in SLIDES_DIR.glob("*.md"):
+        (tmp_path / path.name).write_text(path.read_text())
+    assert lecture_acts(tmp_path) == ACTS
+    assert [name for name, _, _ in ACTS] == ["Memory", "Speed", "Language", "Whole context"]
+    assert ACTS[0] == ("Memory", "holding on to what was read",
+                       ("signal_decay", "amnesia", "recall_vs_length", "index_lookup", "dyck"))
+    (tmp_path / "12-a_new_test.md").write_text("---\ntitle: New\nact: Memory\ndemo: a_new_test\n---\nBody\n")
+    (tmp_path / "12-b_new_test.md").write_text("---\ntitle: New\nact: Pictures\ndemo: b_new_test\n---\nBody\n")
+    acts = lecture_acts(tmp_path)
+    assert acts[0][2] == (*ACTS[0][2], "a_new_test") and acts[1:4] == ACTS[1:]
+    assert acts[4] == ("Pictures", "what its slides measured", ("b_new_test",))
 
 
 def row(demo: str, winner: str | None, contest: bool = True, n: int = 2) -> dict:
@@ -128,7 +147,7 @@ def test_an_illustration_is_never_counted_as_a_win():
     rows = [row("signal_decay", "transformer", contest=False, n=2)] + [
         row(demo, winner, n=n) for n, (demo, winner) in enumerate(
             zip([d for d in memory if d != "signal_decay"], ("lstm", "tie", "lstm", "lstm")), start=3)]
-    summed = takeaway(rows)
+    summed = takeaway(rows, ACTS)
     [act] = summed["acts"]
     assert act["text"] == "the LSTM won 3 of 4 tests, 1 with no clear winner" and act["leader"] == "lstm"
     assert act["tests"] == [2, 3, 4, 5, 6] and act["illustrations"] == [2] and act["measured"] == 4
@@ -140,7 +159,7 @@ def test_an_illustration_is_never_counted_as_a_win():
 
 def test_an_illustration_not_run_yet_is_no_test_to_come():
     rows = [row("signal_decay", None, contest=False), row("amnesia", "lstm", n=3), row("dyck", None, n=4)]
-    [act] = takeaway(rows)["acts"]
+    [act] = takeaway(rows, ACTS)["acts"]
     assert act["text"] == "the LSTM won the one test measured; 1 not measured yet"
 
 
@@ -151,13 +170,13 @@ def test_an_illustration_not_run_yet_is_no_test_to_come():
 ])
 def test_an_act_of_illustrations_only_says_so_instead_of_a_tally(winners, text):
     rows = [row("amnesia", "lstm")] + [row(f"picture_{i}", winner, contest=False, n=10 + i) for i, winner in enumerate(winners)]
-    summed = takeaway(rows)
+    summed = takeaway(rows, ACTS)
     memory, other = summed["acts"]
     assert memory["text"] == "the LSTM won the one test measured"
     assert other["act"] == "Other tests" and other["text"] == text and other["leader"] is None
     assert other["measured"] == 0 and "won" not in other["text"] and "not measured" not in other["text"]
     assert summed["overall"]["text"] == "the LSTM won the one test measured"
-    only = takeaway(rows[1:])
+    only = takeaway(rows[1:], ACTS)
     assert only["overall"]["text"] == text and only["tests"] == 0 and only["illustrations"] == len(winners)
 
 

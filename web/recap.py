@@ -6,20 +6,25 @@ model won that test, by how much, on what device and at which budget ("the CPU d
 `demos.runtime.budgets`); or a note that it has not run. Where the instructor computed the demo's
 longer run (`flask warm --full`, the prepared run of the server's device class), or loaded a run
 measured on another machine (`flask results load`), that one speaks for the slide (`Engine.prepared`),
-and the row says where and when it was measured. The takeaway sums the rows up act by act: who won
-the act's measured tests, in words made from the rows' winners, never typed, and which tests are
-not measured yet. Only contests count: a row whose demo declares its headline an illustration
-(`"contest": false`, demos/shared/recap.py) is shown in its act but never counted as a test, won or
-to come.
+and the row says where and when it was measured. The takeaway sums the rows up act by act (the acts
+the slide files declare: a slide's `act:`, and their order and questions in the closing slide's `acts:`,
+so a new slide joins an act by saying so in its own file): who won the act's measured tests, in
+words made from the rows' winners, never typed, and which tests are not measured yet. Only contests
+count: a row whose demo declares its headline an illustration (`"contest": false`,
+demos/shared/recap.py) is shown in its act but never counted as a test, won or to come.
 """
+import functools
 import logging
+from pathlib import Path
 
-from flask import Blueprint, Flask, jsonify
+import frontmatter
+from flask import Blueprint, Flask, current_app, jsonify
 
 from demos import DEMOS
 from demos.runtime.budgets import budget_text
 from demos.shared.recap import is_contest
 from engine.carried import carried_text
+from slides import RECAP, SLIDE_FILE_GLOB
 from web.deck import get_deck
 from web.engine import get_engine
 from web.poll_secret import POLL_OPEN, kept_from_this_request
@@ -28,16 +33,33 @@ from web.polls import class_guess
 bp = Blueprint("recap", __name__)
 log = logging.getLogger(__name__)
 
-# The lecture's acts as the closing slide sums them up: a name, the question its tests ask, its demos.
-# A demo with a headline that no act names is summed up under "Other tests".
-ACTS = (
-    ("Memory", "holding on to what was read", ("signal_decay", "amnesia", "recall_vs_length", "index_lookup", "dyck")),
-    ("Speed", "a training step on this machine", ("speed_race",)),
-    ("Language", "predicting unseen text", ("generation",)),
-    ("Whole context", "using what was read long before", ("context_scaling",)),
-)
+Act = tuple[str, str, tuple[str, ...]]  # an act of the lecture: its name, the question its tests ask, its demos
 FAMILIES = {"transformer": "the Transformer", "lstm": "the LSTM", "rnn": "the RNN"}  # a headline's `winner`
 LEVEL = "tie"
+
+
+def lecture_acts(folder: Path) -> tuple[Act, ...]:
+    """The lecture's acts as its slide files declare them: a slide's `act: <name>` puts its demo in that
+    act; the closing slide's `acts: {<name>: <question>, ...}` orders them and gives each its question. An act
+    that only slides name comes after, in the deck's order. Read again only when a slide file changes."""
+    files = sorted(folder.glob(SLIDE_FILE_GLOB))
+    return read_acts(tuple((path, path.stat().st_mtime_ns) for path in files))
+
+
+@functools.lru_cache(maxsize=8)
+def read_acts(stamp: tuple[tuple[Path, int], ...]) -> tuple[Act, ...]:
+    """The acts of the slide files in `stamp` (as lecture_acts makes it)."""
+    questions: dict[str, str] = {}
+    members: dict[str, list[str]] = {}
+    for path, _ in stamp:
+        meta = frontmatter.load(path).metadata
+        if meta.get("demo") == RECAP and isinstance(meta.get("acts"), dict):
+            questions = {str(name): str(question) for name, question in meta["acts"].items()}
+        elif meta.get("act"):
+            members.setdefault(str(meta["act"]), []).append(str(meta.get("demo")))
+    names = [*questions, *(name for name in members if name not in questions)]
+    return tuple((name, questions.get(name, "what its slides measured"), tuple(members.get(name, ())))
+                 for name in names)
 
 
 def build_recap() -> list[dict]:
@@ -134,11 +156,11 @@ def act_line(name: str, question: str, rows: list[dict]) -> dict:
             "illustrations": [row["n"] for row in rows if not row.get("contest", True)]}
 
 
-def takeaway(rows: list[dict]) -> dict:
-    """The recap's rows summed up by act, then over the whole deck, with the devices they ran on and
-    their budgets; `tests` and `measured` count contests, `illustrations` the rows that are not."""
-    named = {demo for _, _, demos in ACTS for demo in demos}
-    acts = [(name, question, [row for row in rows if row["demo"] in demos]) for name, question, demos in ACTS]
+def takeaway(rows: list[dict], lecture: tuple[Act, ...]) -> dict:
+    """The recap's rows summed up by the lecture's acts, then over the whole deck, with the devices they ran
+    on and their budgets; `tests` and `measured` count contests, `illustrations` the rows that are not."""
+    named = {demo for _, _, demos in lecture for demo in demos}
+    acts = [(name, question, [row for row in rows if row["demo"] in demos]) for name, question, demos in lecture]
     acts.append(("Other tests", "what else the deck measured", [row for row in rows if row["demo"] not in named]))
     lines = [act_line(name, question, act_rows) for name, question, act_rows in acts if act_rows]
     measured = [row for row in rows if row["measured"]]  # illustrations too: they ran on these devices
@@ -154,7 +176,7 @@ def takeaway(rows: list[dict]) -> dict:
 def recap() -> dict:
     """What the closing slide shows: the rows and the takeaway computed from them."""
     rows = build_recap()
-    return {"rows": rows, **takeaway(rows)}
+    return {"rows": rows, **takeaway(rows, lecture_acts(current_app.extensions["slides_dir"]))}
 
 
 @bp.get("/api/recap")

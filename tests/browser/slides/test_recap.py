@@ -10,19 +10,19 @@ from playwright.sync_api import expect
 from demos import DEMOS
 from demos.shared.recap import is_contest
 from engine import Engine
-from slides import load_deck
+from slides import SLIDES_DIR, load_deck
 from tests.browser.a11y import expect_accessible
 from tests.browser.watch import watched_page
 from tests.browser.legibility import measure, problems
 from tests.deck import slide_number
 from tests.demos.tiny import cache_as_default
 from tests.live_server import LiveServer
-from web.recap import ACTS
+from web.recap import lecture_acts
 
 CLOSING = len(load_deck())
 HEADLINES = [slide.demo for slide in load_deck() if hasattr(DEMOS.get(slide.demo), "headline")]
 CONTESTS = sum(is_contest(DEMOS[demo]) for demo in HEADLINES)  # signal decay is an illustration
-MEMORY = sum(is_contest(DEMOS[demo]) for demo in ACTS[0][2])  # the memory act's contests: amnesia among them
+MEMORY = sum(is_contest(DEMOS[demo]) for demo in lecture_acts(SLIDES_DIR)[0][2])  # the memory act's contests: amnesia among them
 
 
 def headline_cached_as_default(engine: Engine, demo_id: str, change=lambda result: None) -> dict:
