@@ -12,6 +12,8 @@ from web.assets import plotly_build
 from web.bundle import BundleError, bundle
 from tests.deck import LECTURE, SLIDES, slide_number
 
+DEMO_SLIDES = SLIDES - 1  # every slide but the recap runs a demo
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -48,7 +50,7 @@ def test_the_export_freezes_cached_results_and_says_which(exported, tmp_path):
     assert [item["demo"] for item in manifest["frozen"]] == ["system_check"]
     assert manifest["frozen"][0]["device"] == "cpu" and manifest["frozen"][0]["budget"] == "the CPU default"
     assert "amnesia" in manifest["not_frozen"] and "recap" not in manifest["not_frozen"], "the recap is no demo to freeze"
-    assert "froze system_check" in output and "computed on cpu" in output and "not frozen, 11 of 12 demos" in output
+    assert "froze system_check" in output and "computed on cpu" in output and f"not frozen, {DEMO_SLIDES - 1} of {DEMO_SLIDES} demos" in output
     assert re.search(r"froze system_check +computed on cpu in [\d.]+ s \(the CPU default\)", output)
     assert f"read the cached results in {tmp_path / 'cache'}" in output  # which folder, so a wrong one shows
     assert re.search(r"amnesia +nothing cached for its default settings", output)
@@ -88,7 +90,7 @@ def test_the_export_freezes_the_longer_runs_warm_full_prepared(tmp_path, monkeyp
     embedded = {name: json.loads(html.split(f'<script type="application/json" id="frozen-{name}">')[1].split("</script>")[0])
                 for name in ("results", "prepared")}  # by demo id, as the page reads them
     assert embedded["prepared"]["system_check"] == longer and embedded["results"]["system_check"]["params"]["size"] == 512
-    assert "not frozen, 11 of 12 demos" in exported.output, "a longer run is no demo of its own"
+    assert f"not frozen, {DEMO_SLIDES - 1} of {DEMO_SLIDES} demos" in exported.output, "a longer run is no demo of its own"
 
 
 def test_the_bundler_wraps_modules_and_refuses_what_it_cannot_handle(tmp_path):

@@ -40,7 +40,7 @@ def test_a_poll_is_asked_closed_until_the_lecturer_opens_it(client):
 
 def test_every_demo_slide_the_issue_names_has_a_question():
     with_poll = {slide.demo for slide in load_deck() if slide.poll}
-    assert with_poll == {"amnesia", "recall_vs_length", "index_lookup", "speed_race", "context_scaling",
+    assert with_poll >= {"amnesia", "recall_vs_length", "index_lookup", "speed_race", "context_scaling",
                          "generation", "dyck"}
 
 
@@ -310,7 +310,8 @@ def test_flask_export_freezes_the_answers_beside_the_results(app, client, studen
     out = tmp_path / "export"
     run = app.test_cli_runner().invoke(args=["export", str(out)])
     assert run.exit_code == 0, run.output
-    assert "froze the class's answers to 7 polls; answered: recall_vs_length (1)" in run.output
+    polls = sum(slide.poll is not None for slide in load_deck())
+    assert f"froze the class's answers to {polls} polls; answered: recall_vs_length (1)" in run.output
     frozen = json.loads((out / "polls" / "recall_vs_length.json").read_text())
     assert frozen["counts"] == [0, 1, 0] and frozen["open"] is False
     assert frozen["outcome"]["winner"] == "transformer" and frozen["outcome"]["choice"] == 0

@@ -5,12 +5,13 @@ import re
 import pytest
 
 from demos import DEMOS
-from slides import RECAP, SlideError, demo_ids, load_deck, render_markdown, split_notes
+from slides import RECAP, SLIDE_FILE_GLOB, SLIDES_DIR, SlideError, demo_ids, load_deck, render_markdown, split_notes
 from tests.deck import LECTURE
 
 def test_the_deck_has_the_lectures_slides_in_order_each_named_for_its_demo():
     deck = load_deck()
-    assert [s.demo for s in deck] == LECTURE
+    files = sorted(SLIDES_DIR.glob(SLIDE_FILE_GLOB))
+    assert [s.demo for s in deck] == [path.stem.partition("-")[2] for path in files] == LECTURE
     assert [s.n for s in deck] == list(range(1, len(LECTURE) + 1))
     assert all(s.title for s in deck)
 
