@@ -2,13 +2,13 @@
 
 `python -m demos` lists the demos; `python -m demos <id> --help` lists a demo's parameters.
 A progress bar runs on stderr while the demo trains; the result is printed as text
-(or as JSON with --json).
+(or as JSON with --json). `python -m demos new <id>` starts a new slide's four files (demos/_new_slide.py).
 """
 import argparse
 import json
 import sys
 
-from demos import DEMOS, get_demo
+from demos import DEMOS, _new_slide as new_slide, get_demo
 from demos.runtime.device import DeviceError, pick_device
 from demos.runtime.params import Param, ParamError, fmt
 from demos.runtime.progress import ProgressBar
@@ -47,9 +47,12 @@ def list_demos() -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help", "--list"):
-        print(f"usage: python -m demos <demo_id> [--param value ...] [--device auto|cpu|cuda|mps] [--json]\n\n"
+        print(f"usage: python -m demos <demo_id> [--param value ...] [--device auto|cpu|cuda|mps] [--json]\n"
+              f"       python -m demos new <id>  (a new slide's four files, from docs/new_slide/)\n\n"
               f"Demos:\n{list_demos()}")
         return 0
+    if argv[0] == "new":
+        return new_slide.main(argv[1:])
     if argv[0] not in DEMOS:
         print(f"unknown demo {argv[0]!r}. Demos:\n{list_demos()}", file=sys.stderr)
         return 2
