@@ -19,7 +19,7 @@ import pytest
 
 import demos
 from app import create_app
-from demos import DEMOS
+from demos import DEMOS, _new_slide as new_slide
 from demos.__main__ import main as demos_main
 from slides import load_deck
 
@@ -47,6 +47,7 @@ def deck_as_served(app, demo_id: str) -> dict:
 
 
 def main(demo_id: str, work: Path) -> dict:
+    """What the project makes of the added demo (its cache and export in `work`), then of the deck without it."""
     assert Path(demos.__file__).is_relative_to(ROOT), "the copy's own modules, not the checkout's"
     seen = {"demo_module": demo_id in DEMOS}
     app = create_app({"TESTING": True, "CACHE_DIR": str(work / "cache"), "DEVICE": "cpu"})
@@ -76,8 +77,7 @@ def main(demo_id: str, work: Path) -> dict:
     seen["export"] = {"exit": export.exit_code, "frozen": [item["demo"] for item in manifest["frozen"]],
                       "result_file": (work / "export" / "results" / f"{demo_id}.json").is_file()}
 
-    for path in [*ROOT.glob(f"slides/[0-9][0-9]-{demo_id}.md"), ROOT / "demos" / f"{demo_id}.py",
-                 ROOT / "static" / "js" / "demos" / "renderers" / f"{demo_id}.js", ROOT / "tests" / "demos" / f"test_{demo_id}.py"]:
+    for path in new_slide.taken(ROOT, demo_id):  # the four files `python -m demos new` made
         path.unlink()
     again = create_app({"TESTING": True, "CACHE_DIR": str(work / "cache"), "DEVICE": "cpu"})  # as after a restart
     seen["removed"] = deck_as_served(again, demo_id)

@@ -60,18 +60,19 @@ def test_a_slide_added_in_four_files_is_found_everywhere_and_gone_once_removed(p
 
     added = seen["added"]
     assert added["deck"] == added["api_slides"] == [*lecture[:-1], NEW, lecture[-1]]  # 14 slides, the recap last
-    assert seen["demo_module"] and seen["widget_on_its_slide"] and seen["poll"].startswith("After 100 training steps")
+    assert seen["demo_module"] and seen["widget_on_its_slide"] and seen["poll"].startswith("After 60 training steps")
     assert added["renderer_in_script"], "the page's script holds the renderer, found by its file name"
     assert seen["terminal_exit"] == 0 and "After 20 training steps on strings of 5 bits" in seen["terminal"]
     assert seen["tests"]["exit"] == 0 and " passed" in seen["tests"]["output"], seen["tests"]["output"]
     assert seen["warm"]["exit"] == 0 and f"{NEW}  trained" in seen["warm"]["output"], seen["warm"]["output"]
     assert added["recap_row"]["measured"] is True and added["recap_row"]["n"] == n
-    assert added["recap_acts"]["Other tests"] == [n], "a test in no act is summed up under Other tests"
+    assert n in added["recap_acts"]["Other tests"], "a test in no act is summed up under Other tests"
     assert seen["export"] == {"exit": 0, "frozen": [NEW], "result_file": True}
 
     removed = seen["removed"]
     assert removed["deck"] == removed["api_slides"] == lecture
-    assert not removed["renderer_in_script"] and removed["recap_row"] is None and "Other tests" not in removed["recap_acts"]
+    assert not removed["renderer_in_script"] and removed["recap_row"] is None
+    assert n not in removed["recap_acts"].get("Other tests", [])
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from app import create_app
 from engine import questions as engine_questions
+from tests.deck import SLIDES
 from tests.test_fuzz import JSON
 
 STUDENT = {"REMOTE_ADDR": "10.0.0.7"}
@@ -77,7 +78,7 @@ def test_a_question_is_listed_for_the_class_without_any_voter_id(phones):
     ({"text": "x" * 281, "slide": 3}, "text"), ({"text": "tab\there", "slide": 3}, "text"),
     ({"text": "nul\x00", "slide": 3}, "text"), ({"text": "bell\x07", "slide": 3}, "text"), ({"text": 42, "slide": 3}, "text"),
     ({"text": ["why?"], "slide": 3}, "text"), ({"text": "Why?"}, "slide"), ({"text": "Why?", "slide": 0}, "slide"),
-    ({"text": "Why?", "slide": 14}, "slide"), ({"text": "Why?", "slide": "3"}, "slide"), ({"text": "Why?", "slide": True}, "slide"),
+    ({"text": "Why?", "slide": SLIDES + 1}, "slide"), ({"text": "Why?", "slide": "3"}, "slide"), ({"text": "Why?", "slide": True}, "slide"),
     ({"text": "Why?", "slide": 2.5}, "slide"), ({"text": "Why?", "slide": 3, "name": "Ada"}, "name"),
 ])
 def test_a_bad_question_is_a_400_naming_the_field_and_stores_nothing(lecturer, phones, body, param):
@@ -94,7 +95,7 @@ def test_a_body_that_is_not_a_json_object_is_a_400(lecturer, phones, raw):
 
 
 def test_the_longest_question_and_the_last_slide_are_taken(phones):
-    assert ask(phones[0], "y" * 280, 13).status_code == 201
+    assert ask(phones[0], "y" * 280, SLIDES).status_code == 201
 
 
 def test_the_list_is_ordered_by_votes_then_by_age(phones):

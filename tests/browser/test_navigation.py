@@ -84,7 +84,7 @@ def test_the_progress_bar_grows_with_the_slide_number(open_page, titles):
     page.keyboard.press("Enter")
     expect(page.locator(".counter")).to_have_text(counter("attention_web"))  # moved: the bar with it
     width = float(bar.get_attribute("style").removeprefix("width: ").removesuffix("%;"))
-    assert width == pytest.approx(100 * (n - 1) / (SLIDES - 1))
+    assert width == pytest.approx(100 * (n - 1) / (SLIDES - 1), abs=1e-3)  # written to 6 figures: 46.1538% of 14 slides
 
 
 def test_the_overview_jumps_by_click_and_by_keyboard(open_page, titles):
