@@ -29,7 +29,7 @@ from engine.engine import Submission
 from engine.jobs import TERMINAL, Job
 from web import ratelimit
 from web.assets import gzip_bytes, gzipped_response
-from web.auth import is_instructor, same_secret
+from web.auth import instructor_only, is_instructor, same_secret
 from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
 from web.poll_secret import (MESSAGE, POLL_OPEN, job_events_url, job_kept_from_this_request, kept_from_this_request,
@@ -194,9 +194,8 @@ def prepared_demo(demo_id: str):
 
 
 @bp.post("/warm")
+@instructor_only("Warming every demo needs the instructor token.")
 def warm_all():
-    if not is_instructor():
-        return json_error(403, "Warming every demo needs the instructor token.")
     """Queue every demo not cached. If the queue fills part-way, what was queued trains and the answer
     says which demos still wait for a second press (`waiting`); with no room at all it is a 503."""
     jobs, waiting = [], []

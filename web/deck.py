@@ -8,10 +8,9 @@ from demos import DEMOS
 from demos.runtime.budgets import budget_text, described
 from slides import Slide, demo_ids, load_deck
 from web.assets import gzip_bytes, gzipped_response
-from web.auth import is_instructor
+from web.auth import instructor_only
 from web.engine import get_engine
 from web.poll_secret import kept_from_this_request
-from web.jsonio import json_error
 
 bp = Blueprint("deck", __name__)
 
@@ -94,11 +93,10 @@ def presenter():
 
 
 @bp.get("/api/notes")
+@instructor_only("Speaker notes are for the instructor: send the instructor token.")
 def api_notes():
     """Every slide's speaker notes (HTML from our own Markdown), for the presenter view: the
     instructor only, so no student page or request carries them."""
-    if not is_instructor():
-        return json_error(403, "Speaker notes are for the instructor: send the instructor token.")
     return jsonify(notes={str(s.n): s.notes_html for s in get_deck()})
 
 

@@ -24,10 +24,10 @@ from demos.runtime.params import ParamError
 from engine import notices
 from engine.board import Board
 from engine.jobs import JOB_ID
-from web.auth import is_instructor
+from web.auth import instructor_only, is_instructor
 from web.deck import get_deck
 from web.engine import get_engine
-from web.jsonio import json_error, read_json_object
+from web.jsonio import read_json_object
 from web.poll_secret import POLL_OPEN, job_events_url, kept_from_this_request
 from web.sse import event_stream
 
@@ -138,9 +138,8 @@ def show():
 
 
 @bp.post("")
+@instructor_only("Only the instructor can move the class.")
 def update():
-    if not is_instructor():
-        return json_error(403, "Only the instructor can move the class.")
     body = read_json_object()
     unknown = sorted(set(body) - {"on", "n", "demo"})
     if unknown:
@@ -210,10 +209,9 @@ def events():
 
 
 @bp.get("/audience")
+@instructor_only("The size of the audience is for the instructor.")
 def audience():
     """How many students have the lecture open on the follow stream: for the presenter view."""
-    if not is_instructor():
-        return json_error(403, "The size of the audience is for the instructor.")
     return jsonify(students=count_students(board()), on=bool(read_state()[1].get("on")))
 
 

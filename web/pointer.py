@@ -21,9 +21,9 @@ from flask import Blueprint, Flask, jsonify
 from demos.runtime.params import ParamError
 from engine import notices
 from engine.notice_lock import changing
-from web.auth import is_instructor
+from web.auth import instructor_only
 from web.follow import board, read_state
-from web.jsonio import json_error, read_json_object
+from web.jsonio import read_json_object
 
 bp = Blueprint("pointer", __name__)
 FIELDS = ("x", "y")
@@ -72,9 +72,8 @@ def overtaken(shown: dict | None, order: dict) -> bool:
 
 
 @bp.post("/api/follow/pointer")
+@instructor_only("Only the instructor can point at the class's slide.")
 def move():
-    if not is_instructor():
-        return json_error(403, "Only the instructor can point at the class's slide.")
     body = read_json_object()
     place, order = checked_place(body), checked_order(body)
     x, y = place if place else (None, None)

@@ -40,7 +40,7 @@ from engine import notices
 from engine.polls import CLOSED, PollStore, tally
 from slides import NumberPoll, Poll
 from web import csv_file, number_poll, ratelimit, voters
-from web.auth import is_instructor
+from web.auth import instructor_only, is_instructor
 from web.deck import get_deck
 from web.follow import repost_if_shown
 from web.engine import get_engine
@@ -249,9 +249,8 @@ def class_guess(slide) -> dict | None:
 
 
 @bp.get("/api/polls.csv")
+@instructor_only("Only the instructor can download the answers.")
 def export_csv():
-    if not is_instructor():
-        return json_error(403, "Only the instructor can download the answers.")
     header = ["slide", "demo", "question", "choice", "predicts", "answers", "share", "median", "unit",
               "measured_mean", "measured_low", "measured_high", "within", "median_error"]
     return csv_file.attachment("predictions.csv", header, csv_rows())
