@@ -221,8 +221,9 @@ def run(params: dict, progress, device: torch.device) -> dict:
                          "context": budget.context, "eval_every": budget.eval_every, "patience": budget.patience,
                          "default_steps": CharLM.steps},
               "memorised_at": MEMORISED}
-    if trained[(MODELS[0], seeds[0])][1].get("precision"):  # how the models trained ("bfloat16" in the GPU sweep)
-        result["precision"] = trained[(MODELS[0], seeds[0])][1]["precision"]
+    precision = trained[(MODELS[0], seeds[0])][1].get("precision")  # how the models trained ("bfloat16" in the GPU sweep)
+    if precision:
+        result["precision"] = precision
     if sweep is not None:
         result["sweep"] = {"name": sweep.name, "sizes": scaling.size_panel(sweep, by_settings, seeds),
                            "shapes": scaling.shape_panel(sweep, by_settings, seeds)}

@@ -75,6 +75,8 @@ class Slide:
     notes_html: str
     layout: str = "standard"
     poll: Poll | NumberPoll | None = None
+    act: str | None = None  # the lecture's act its demo belongs to (the recap sums tests up by act)
+    acts: tuple[tuple[str, str], ...] = ()  # the closing slide's: each act's name and question, in order
 
     @property
     def is_recap(self) -> bool:
@@ -117,6 +119,9 @@ def parse_slide(path: Path, n: int) -> Slide:
         notes_html=notes_html,
         layout=layout,
         poll=poll,
+        act=str(post["act"]) if post.get("act") else None,
+        acts=tuple((str(name), str(question)) for name, question in post["acts"].items())
+        if post["demo"] == RECAP and isinstance(post.get("acts"), dict) else (),
     )
 
 

@@ -13,18 +13,16 @@ words made from the rows' winners, never typed, and which tests are not measured
 count: a row whose demo declares its headline an illustration (`"contest": false`,
 demos/shared/recap.py) is shown in its act but never counted as a test, won or to come.
 """
-import functools
 import logging
 from pathlib import Path
 
-import frontmatter
 from flask import Blueprint, Flask, current_app, jsonify
 
 from demos import DEMOS
 from demos.runtime.budgets import budget_text
 from demos.shared.recap import is_contest
 from engine.carried import carried_text
-from slides import RECAP, SLIDE_FILE_GLOB
+from slides import load_deck
 from web.deck import get_deck
 from web.engine import get_engine
 from web.poll_secret import POLL_OPEN, kept_from_this_request
@@ -39,24 +37,15 @@ LEVEL = "tie"
 
 
 def lecture_acts(folder: Path) -> tuple[Act, ...]:
-    """The lecture's acts as its slide files declare them: a slide's `act: <name>` puts its demo in that
-    act; the closing slide's `acts: {<name>: <question>, ...}` orders them and gives each its question. An act
-    that only slides name comes after, in the deck's order. Read again only when a slide file changes."""
-    files = sorted(folder.glob(SLIDE_FILE_GLOB))
-    return read_acts(tuple((path, path.stat().st_mtime_ns) for path in files))
-
-
-@functools.lru_cache(maxsize=8)
-def read_acts(stamp: tuple[tuple[Path, int], ...]) -> tuple[Act, ...]:
-    """The acts of the slide files in `stamp` (as lecture_acts makes it)."""
-    questions: dict[str, str] = {}
+    """The lecture's acts as its slide files declare them (`slides.load_deck` reads them): a slide's
+    `act: <name>` puts its demo in that act; the closing slide's `acts: {<name>: <question>, ...}` orders
+    them and gives each its question. An act that only slides name comes after, in the deck's order."""
+    deck = load_deck(folder)
+    questions = dict(next((slide.acts for slide in deck if slide.is_recap), ()))
     members: dict[str, list[str]] = {}
-    for path, _ in stamp:
-        meta = frontmatter.load(path).metadata
-        if meta.get("demo") == RECAP and isinstance(meta.get("acts"), dict):
-            questions = {str(name): str(question) for name, question in meta["acts"].items()}
-        elif meta.get("act"):
-            members.setdefault(str(meta["act"]), []).append(str(meta.get("demo")))
+    for slide in deck:
+        if slide.act:
+            members.setdefault(slide.act, []).append(slide.demo)
     names = [*questions, *(name for name in members if name not in questions)]
     return tuple((name, questions.get(name, "what its slides measured"), tuple(members.get(name, ())))
                  for name in names)

@@ -170,6 +170,11 @@ def tuning(sweep: Sweep) -> Study:
 # ----------------------------------------------------------------------------- the panels
 
 
+def sweep_precision(sweep: Sweep, trained: dict, seeds: list[int]) -> str | None:
+    """How the sweep's models trained ("bfloat16" on a GPU where the sweep says so), as its largest Transformer records it."""
+    return trained[largest(sweep, "transformer", seeds)[0]][1].get("precision")
+
+
 def size_panel(sweep: Sweep, trained: dict, seeds: list[int]) -> dict:
     """Figure 7 (left): each family's test bits per character at each size, over seeds, and a
     power law L = k·N^(−α) fitted to each family's means."""
@@ -185,7 +190,7 @@ def size_panel(sweep: Sweep, trained: dict, seeds: list[int]) -> dict:
                            "best_step": [i["best_step"] for i in infos]})
         fit = fit_power_law([p["non_embedding"] for p in points], [p["test_bits"]["mean"] for p in points])
         families.append({"kind": kind, "label": label(kind), "points": points, "fit": fit})
-    return {"families": families, "budget": sweep.describe(), "precision": infos[0].get("precision"),
+    return {"families": families, "budget": sweep.describe(), "precision": sweep_precision(sweep, trained, seeds),
             "recipes": f"python -m benchmarks.recipes "
             f"{sweep.recipe_file}", "grid": list(GRID)}
 
@@ -222,4 +227,4 @@ def position_panel(sweep: Sweep, trained: dict, seeds: list[int]) -> dict:
                          "fit": fit_offset_power_law(positions.numpy(), curve.numpy(), weights=(1 / positions).numpy()),
                          "stops_gaining": over_seeds([i["stops_gaining"] for i in infos])})
     return {"bins": position_bins(sweep.context), "context": sweep.context, "families": families,
-            "precision": infos[0].get("precision")}
+            "precision": sweep_precision(sweep, trained, seeds)}
