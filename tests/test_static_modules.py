@@ -105,6 +105,24 @@ def test_no_module_assigns_a_field_of_another_object():
     assert not found, "\n".join(found)
 
 
+
+WIDGET_USE = re.compile(r"(?<![/\w$])widgets?\??\.(?:get\([^)]*\)\??\.)?([\w$]+)(\s*\()?")
+
+
+def test_the_deck_uses_a_demo_widget_through_its_methods():
+    """Follow mode, the presenter link and the page's start ask a demo's widget through its methods
+    (`widget.mirrorState()`, `widget.showLecturers(demo, …)`), never by reading its fields (`widget.state`,
+    `widget.result`): the widget may keep what it likes however it likes."""
+    found = []
+    for module in ROOT.rglob("*.js"):
+        if module == ROOT / "demos" / "widget.js":
+            continue
+        for number, line in enumerate(code_lines(module), 1):
+            for name, call in WIDGET_USE.findall(line):
+                if not call and name not in {"get", "forEach", "set", "values"}:  # a Map of widgets' own methods
+                    found.append(f"{module.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+
 # The chart's look is declared once (demos/chart_styles.js): a phone's width, and text sizes written as
 # numbers: a font's size, or the choice between the phone's 16 px and the canvas's 20.
 BREAKPOINT = re.compile(r"max-width|matchMedia\(")

@@ -99,18 +99,8 @@ export class Follow {
     }
     const widget = this.widgets.get(this.deck.current);
     // A demo whose poll keeps its result back comes with a `reason` and nothing to fetch.
-    if (!demo || demo.reason || !widget || widget.demoId !== demo.id) return;
-    this.applyDemo(widget, demo);
-  }
-
-  async applyDemo(widget, demo) {
-    await widget.resumed; // after a reload, a run of the student's own is found first (and kept)
-    if (!this.following || this.state?.demo !== demo) return;
-    if (demo.events) {
-      if (widget.state.job !== demo.job) widget.follow({ job: demo.job, events: demo.events }, { params: demo.params });
-    } else if (JSON.stringify(widget.result?.params) !== JSON.stringify(demo.params)) {
-      widget.showCached(demo.params);
-    }
+    if (!demo || demo.reason || !widget) return;
+    widget.showLecturers(demo, () => this.following && this.state?.demo === demo);
   }
 
   onSlideChange() {
@@ -143,7 +133,7 @@ export class Follow {
 
   postCurrentDemo() {
     const widget = this.widgets.get(this.deck.current);
-    if (widget) this.postDemo(widget.state);
+    if (widget) this.postDemo(widget.mirrorState());
   }
 
   postDemo(state) {

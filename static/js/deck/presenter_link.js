@@ -59,7 +59,7 @@ export class PresenterLink {
     const n = this.deck.n;
     this.channel.postMessage({ type: "slide", n });
     const widget = this.widgets.get(this.deck.current);
-    this.channel.postMessage({ type: "demo", n, state: widget ? widget.state : null });
+    this.channel.postMessage({ type: "demo", n, state: widget ? widget.mirrorState() : null });
   }
 
   // Pictures of the current slide and the next; the current one again whenever it changes.

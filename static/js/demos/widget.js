@@ -122,6 +122,26 @@ export class DemoWidget {
     return params;
   }
 
+  // What other windows (the presenter view, students following) need to mirror this widget: where
+  // its demo stands (status, progress, the job to watch or the settings of the result shown).
+  mirrorState() {
+    return this.state;
+  }
+
+  // Follow mode: show the lecturer's run of `demo` ({id, job, events} while it trains, else {id,
+  // params} of a cached result) unless it is on screen already. A run of this tab's own, found after a
+  // reload, comes first; `stillWanted()` says, once that is known, whether the lecturer's run is still wanted.
+  async showLecturers(demo, stillWanted) {
+    if (demo.id !== this.demoId) return;
+    await this.resumed;
+    if (!stillWanted()) return;
+    if (demo.events) {
+      if (this.state.job !== demo.job) this.follow({ job: demo.job, events: demo.events }, { params: demo.params });
+    } else if (JSON.stringify(this.result?.params) !== JSON.stringify(demo.params)) {
+      this.showCached(demo.params);
+    }
+  }
+
   // This page runs its own job (Run, or one resumed after a reload): follow mode stops replacing it.
   announceOwnRun() {
     this.element.dispatchEvent(new CustomEvent("demoownrun", { bubbles: true }));
