@@ -20,7 +20,10 @@ Targets: a first visit without Plotly under 80 KB on the wire; a repeat visit wi
 static file; each API answer asked once; first paint and slide navigation never waiting for Plotly;
 the first chart on a joining phone within 3 s at 1.6 Mbit/s; the whole lecture under 600 kB a phone.
 
-    python -m benchmarks.page_weight [--cache DIR]
+`--script-modules` serves the page's ES modules one by one as the browser finds them
+(FLASK_SCRIPT_MODULES=1) instead of the one bundle, to compare the two.
+
+    python -m benchmarks.page_weight [--cache DIR] [--script-modules]
 """
 import argparse
 import json
@@ -33,12 +36,14 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from slides import load_deck
+from web.bundle import bundle
+from web.static_assets import SCRIPTS
 from tests.browser.cached_results import every_result_in, show
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
 from tests.live_server import LiveServer
 
 THROTTLED = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 1_600_000 / 8}
-STATIC = ("/assets/", "/vendor/", "/static/")
+STATIC = ("/assets/", "/vendor/", "/static/", "/modules/")
 # What Chromium asks a LAN address over http for (the hall's server); it adds br and zstd only over
 # https or from localhost, so this benchmark's server on 127.0.0.1 would otherwise get br.
 HALL_ENCODINGS = "gzip, deflate"
@@ -141,13 +146,28 @@ def whole_lecture(browser, url: str, encodings: str | None) -> tuple[int, int]:
     return total, len(deck)
 
 
+def bundling_ms() -> dict[str, float]:
+    """How long the server takes to bundle each page's script, the median of 5: once per process."""
+    static = Path(__file__).resolve().parent.parent / "static"
+    times = {}
+    for name, entry in SCRIPTS.items():
+        runs = []
+        for _ in range(5):
+            started = time.perf_counter()
+            bundle(static / entry, static)
+            runs.append((time.perf_counter() - started) * 1000)
+        times[name] = sorted(runs)[2]
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", type=Path, help="a warmed cache folder to copy (default: the tests' tiny results)")
+    parser.add_argument("--script-modules", action="store_true", help="the page's modules one by one, not the bundle")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         cache = every_result_in(Path(tmp) / "cache", args.cache)
-        with LiveServer(cache) as server:
+        with LiveServer(cache, {"FLASK_SCRIPT_MODULES": "1"} if args.script_modules else None) as server:
             warm_slide_one(server.url)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -172,6 +192,8 @@ def main() -> None:
                           f"{'results from ' + str(args.cache) if args.cache else 'the tests’ tiny results'}): "
                           f"{total / 1000:.0f} kB on the wire")
                 browser.close()
+    print("Bundling each page's script, once per process (median of 5): " +
+          ", ".join(f"{name} {ms:.0f} ms" for name, ms in bundling_ms().items()))
 
 
 if __name__ == "__main__":

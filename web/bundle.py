@@ -1,15 +1,20 @@
-"""One classic script from our ES modules, for the static export.
+"""One classic script from our ES modules, for every page the server sends and for the static export.
 
-Browsers refuse ES modules from `file://` pages, and the export must open straight from
-disk. Our modules keep to a small subset of the syntax (named imports, `import * as`,
-`export` before a class, function or const), so each can be wrapped in a function that
-receives its imports and returns its exports. Anything outside that subset is an error,
+A phone on the hall's Wi-Fi waits a round trip for each level of imports when it loads modules itself
+(measured: docs/benchmarks.md, "One bundle, or the modules as the browser asks"), and browsers refuse
+ES modules from `file://` pages, which the export must open from. The server bundles each page's
+script once per process (web/static_assets.py).
+
+Our modules keep to a small subset of the syntax (named imports, `import * as`, `export` before a
+class, function or const), so each can be wrapped in a function that receives its imports and
+returns its exports. Anything outside that subset is an error,
 not a silent mistake.
 
 One import is ours, not the language's: `import * as NAME from "./folder/*.js"` makes NAME an
 object of every module in that folder (not its subfolders, not the importer), each under its
 file's name: `renderers/index.js` finds every demo's renderer this way, so a new renderer is
-found by its file alone, and it is bundled with the page as if imported by hand.
+found by its file alone, and it is bundled with the page as if imported by hand (and written out
+as one import per file where the browser loads the modules itself: `as_browser_module`).
 """
 import json
 import re
@@ -74,7 +79,8 @@ def wrap_module(path: Path, root: Path) -> tuple[str, list[Path]]:
 
     def folder(match: re.Match) -> str:
         """`import * as all from "./dir/*.js"`: {"<file name>": its module, ...}, in file-name order."""
-        found = sorted(p for p in relative(match.group(2)).glob("*.js") if p != path.resolve())
+        relative(match.group(2))  # only a relative folder
+        found = folder_modules(path, match.group(2))
         return f"const {match.group(1)} = {{ {', '.join(f'{json.dumps(p.stem)}: {load(p)}' for p in found)} }};"
 
     body = IMPORT_NAMED.sub(named, source)
@@ -92,6 +98,23 @@ def wrap_module(path: Path, root: Path) -> tuple[str, list[Path]]:
         raise BundleError(f"{path}: syntax the bundler does not handle: {leftover.group(0) if leftover else 'import()'}")
     names = ", ".join(exported)
     return f"__define({json.dumps(module_name(path, root))}, (__load) => {{\n{body}\nreturn {{ {names} }};\n}});\n", imports
+
+
+def folder_modules(importer: Path, spec: str) -> list[Path]:
+    """The modules `import * as NAME from "<spec>"` (a folder's "*.js") stands for, in file-name order,
+    less the importer itself."""
+    return sorted(p for p in (importer.parent / spec).resolve().glob("*.js") if p != importer.resolve())
+
+
+def as_browser_module(path: Path) -> str:
+    """The module as a browser can load it itself (FLASK_SCRIPT_MODULES): our folder import written out
+    as one `import * as` per file, gathered into the object it names; everything else as written."""
+    def listed(match: re.Match) -> str:
+        found = folder_modules(path, match.group(2))
+        lines = [f'import * as {match.group(1)}_{i} from "{match.group(2)}{p.name}";' for i, p in enumerate(found)]
+        entries = ", ".join(f"{json.dumps(p.stem)}: {match.group(1)}_{i}" for i, p in enumerate(found))
+        return "\n".join([*lines, f"const {match.group(1)} = {{ {entries} }};"])
+    return IMPORT_FOLDER.sub(listed, path.read_text(encoding="utf-8"))
 
 
 def bundle(entry: Path, root: Path) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, request
 
 from web.assets import gzip_bytes, gzipped_response, kept_for_a_year
-from web.bundle import bundle
+from web.bundle import as_browser_module, bundle
 
 bp = Blueprint("static_assets", __name__)
 
@@ -118,6 +118,21 @@ def asset(hashed: str):
     else:  # a page from before an edit: the file as it is now, not to be kept
         response.cache_control.no_cache = True
     response.set_etag(f"{found.digest}-{response.headers.get('Content-Encoding', 'raw')}")
+    return response.make_conditional(request)
+
+
+@bp.get("/modules/<path:name>")
+def module(name: str):
+    """With FLASK_SCRIPT_MODULES=1, a page loads its ES modules one by one as the browser finds them, each
+    as written (to read them in the browser's tools): slower on a phone than the bundle (docs/benchmarks.md)."""
+    path = (Path(current_app.static_folder) / "js" / name).resolve()
+    if not current_app.config.get("SCRIPT_MODULES") or not path.is_relative_to(Path(current_app.static_folder).resolve()) \
+            or path.suffix != ".js" or not path.is_file():
+        abort(404)
+    raw = as_browser_module(path).encode()
+    response = gzipped_response(raw, gzip_bytes(raw), "text/javascript")
+    response.cache_control.no_cache = True  # asked again each visit, answered "not modified" until edited
+    response.set_etag(f"{hashlib.sha256(raw).hexdigest()[:12]}-{response.headers.get('Content-Encoding', 'raw')}")
     return response.make_conditional(request)
 
 
