@@ -11,6 +11,7 @@ import segno
 from app import create_app
 from demos.shared.seeds import over_seeds
 from slides import SlideError, load_deck
+from tests.deck import slide_number, slide_path
 
 STUDENT = {"REMOTE_ADDR": "10.0.0.7"}
 TOKEN = "s3cret"
@@ -267,9 +268,9 @@ def test_the_outcome_before_the_polls_own_run_is_computed_is_missing_and_never_t
 
 def test_join_leads_to_the_lecturers_slide(client):
     assert client.get("/join").headers["Location"] == "/slides/1"
-    client.post("/api/follow", json={"on": True, "n": 3})
-    assert client.get("/join").headers["Location"] == "/slides/3"
-    assert client.get("/j").headers["Location"] == "/slides/3"
+    client.post("/api/follow", json={"on": True, "n": slide_number("amnesia")})
+    assert client.get("/join").headers["Location"] == slide_path("amnesia")
+    assert client.get("/j").headers["Location"] == slide_path("amnesia")
 
 
 def test_the_join_address_uses_the_host_reached_unless_set(client, tmp_path):

@@ -8,6 +8,8 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
+from tests.deck import slide_path
+
 STATIC = ("/assets/", "/vendor/")
 
 
@@ -81,7 +83,7 @@ def test_plotly_is_downloaded_in_the_background_but_run_only_for_a_chart(browser
     try:
         visit = Visit(page)
         with page.expect_response(lambda response: "/vendor/plotly-" in response.url, timeout=120_000) as plotly:
-            page.goto(server.url + "/slides/3")  # a poll comes first: nothing to draw
+            page.goto(server.url + slide_path("amnesia"))  # a poll comes first: nothing to draw
         plotly.value.finished()
         expect(page.locator("#slide-amnesia .demo-run")).to_be_visible()
         assert page.evaluate("() => window.Plotly === undefined")

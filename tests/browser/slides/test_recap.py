@@ -73,7 +73,7 @@ def test_the_recap_and_its_takeaway_fit_a_projector_and_follow_the_results(brows
     assert slide.locator(".slide-body").evaluate("b => b.scrollHeight <= b.clientHeight + 1")
     assert not problems(*measure(page, "slide-recap")), problems(*measure(page, "slide-recap"))
     expect_accessible(page)
-    page.screenshot(path=screenshot_path("slide-13-recap.png"))
+    page.screenshot(path=screenshot_path("slide-recap.png"))
 
     # A result computed during the lecture (here: cached while the class looks at another slide)
     # appears when the closing slide is shown again, and the takeaway follows it.
@@ -90,7 +90,7 @@ def test_the_recap_and_its_takeaway_fit_a_projector_and_follow_the_results(brows
     expect(again.locator(".recap-detail")).to_have_text(signal["detail"])
     expect(memory).to_contain_text(f"; {MEMORY - 1} not measured yet.")
     assert not problems(*measure(page, "slide-recap")), problems(*measure(page, "slide-recap"))
-    page.screenshot(path=screenshot_path("slide-13-recap-illustration.png"))
+    page.screenshot(path=screenshot_path("slide-recap-illustration.png"))
     assert not watch.errors and not watch.outside_requests, (watch.errors, watch.outside_requests)
     page.context.close()
 
@@ -101,7 +101,7 @@ def test_on_a_phone_the_recap_is_legible(browser, recap_server, screenshot_path)
     expect(page.locator("#slide-recap .recap-row")).to_have_count(len(HEADLINES))
     expect(page.locator("#slide-recap .recap-act").first).to_be_visible()
     assert not problems(*measure(page, "slide-recap")), problems(*measure(page, "slide-recap"))
-    page.screenshot(path=screenshot_path("slide-13-recap-phone.png"), full_page=True)
+    page.screenshot(path=screenshot_path("slide-recap-phone.png"), full_page=True)
     assert not watch.errors and not watch.outside_requests
     page.context.close()
 
