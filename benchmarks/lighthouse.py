@@ -4,14 +4,16 @@ network, simulated) and optionally as a desktop.
 Starts the server on a free port with every demo's result cached (the tests' tiny runs, cached as
 each demo's default, tests/browser/cached_results.py; or `--cache DIR`, a warmed cache folder,
 copied), then runs Lighthouse (from npm; not a dependency of the project) against each slide with
-the system's Chromium and prints the Performance and Accessibility scores, with the blocking time
-and the largest contentful paint that decide most of Performance.
+the system's Chromium and prints the Performance and Accessibility scores, with the blocking time,
+the largest and first contentful paints, the speed index and the layout shift that make up
+Performance (with `--runs N`, each the median of N runs).
 
     npm install --prefix /tmp/lh lighthouse@12     # once, anywhere
-    python -m benchmarks.lighthouse --lighthouse /tmp/lh/node_modules/.bin/lighthouse [--desktop] [--cache DIR]
+    python -m benchmarks.lighthouse --lighthouse /tmp/lh/node_modules/.bin/lighthouse [--desktop] [--cache DIR] [--slides N ...] [--runs 5]
 """
 import argparse
 import json
+import statistics
 import shutil
 import subprocess
 import tempfile
@@ -38,7 +40,10 @@ def scores(lighthouse: str, url: str, desktop: bool) -> dict:
     return {"performance": round(100 * report["categories"]["performance"]["score"]),
             "accessibility": round(100 * report["categories"]["accessibility"]["score"]),
             "blocking_ms": audits["total-blocking-time"]["numericValue"],
-            "lcp_s": audits["largest-contentful-paint"]["numericValue"] / 1000}
+            "lcp_s": audits["largest-contentful-paint"]["numericValue"] / 1000,
+            "fcp_s": audits["first-contentful-paint"]["numericValue"] / 1000,
+            "speed_index_s": audits["speed-index"]["numericValue"] / 1000,
+            "cls": audits["cumulative-layout-shift"]["numericValue"]}
 
 
 def main() -> None:
@@ -46,6 +51,9 @@ def main() -> None:
     parser.add_argument("--lighthouse", default="lighthouse", help="the lighthouse command (default: on the PATH)")
     parser.add_argument("--desktop", action="store_true", help="Lighthouse's desktop preset instead of a phone")
     parser.add_argument("--cache", type=Path, help="a warmed cache folder to copy (default: the tests' tiny results)")
+    parser.add_argument("--slides", type=int, nargs="+", help="only these slides, by number (default: every slide)")
+    parser.add_argument("--runs", type=int, default=1, help="runs per slide, each figure their median (Lighthouse's "
+                        "advice: 5, since one run's score moves by several points)")
     args = parser.parse_args()
     if not shutil.which(args.lighthouse):
         raise SystemExit(f"no {args.lighthouse!r} here: npm install --prefix /tmp/lh lighthouse@12, then "
@@ -53,12 +61,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cache = every_result_in(Path(tmp) / "cache", args.cache)
         with LiveServer(cache) as server:
-            print(f"{'slide':<28} {'performance':>11} {'accessibility':>13} {'blocking':>9} {'LCP':>6}  "
-                  f"({'desktop' if args.desktop else 'phone'})")
+            print(f"{'slide':<28} {'performance':>11} {'accessibility':>13} {'blocking':>9} {'LCP':>6} {'FCP':>6} "
+                  f"{'speed index':>11} {'CLS':>6}  ({'desktop' if args.desktop else 'phone'})")
             for slide in load_deck():
-                row = scores(args.lighthouse, f"{server.url}/slides/{slide.n}", args.desktop)
-                print(f"{slide.n:>2} {slide.demo:<25} {row['performance']:>11} {row['accessibility']:>13} "
-                      f"{row['blocking_ms']:>7.0f}ms {row['lcp_s']:>5.1f}s")
+                if args.slides and slide.n not in args.slides:
+                    continue
+                runs = [scores(args.lighthouse, f"{server.url}/slides/{slide.n}", args.desktop) for _ in range(args.runs)]
+                row = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+                print(f"{slide.n:>2} {slide.demo:<25} {row['performance']:>11.0f} {row['accessibility']:>13.0f} "
+                      f"{row['blocking_ms']:>7.0f}ms {row['lcp_s']:>5.1f}s {row['fcp_s']:>5.1f}s {row['speed_index_s']:>10.1f}s "
+                      f"{row['cls']:6.3f}")
 
 
 if __name__ == "__main__":

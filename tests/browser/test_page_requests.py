@@ -62,7 +62,7 @@ def test_a_slide_asks_for_each_answer_once_and_a_repeat_visit_for_no_static_file
             reached = open_slide_one(page, server.url).reached_server()
             api = Counter(request for request in reached if request[1].startswith("/api/"))
             assert api, f"{visit_name} visit: the slide asked the API nothing"
-            assert {path for _, path in api} >= {"/api/instructor", "/api/demos/system_check/estimate", "/api/demos/system_check/run"}
+            assert {path for _, path in api} >= {"/api/instructor", "/api/demos/system_check/estimate", "/api/demos/system_check/lookup"}
             assert all(count == 1 for count in api.values()), f"{visit_name} visit asked twice: {api}"
             static = [path for _, path in reached if path.startswith(STATIC)]
             if visit_name == "first":
