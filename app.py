@@ -24,6 +24,7 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_EVENT_STREAMS=500,  # open progress/follow streams per server process
         SSE_HEARTBEAT_SECONDS=5,  # a quiet stream sends a comment this often; a listener who left is noticed then
         AUDIENCE_REFRESH_SECONDS=3,  # the presenter view asks how many students follow this often
+        PROCESS_LEASE_SECONDS=5,  # a server process whose heartbeat stays unchanged this long is taken for gone
         TORCH_THREADS=None,  # FLASK_TORCH_THREADS: CPU threads a training job may use (default: PyTorch's choice)
         MAX_CONTENT_LENGTH=16 * 1024,  # demo parameters are small; anything bigger is refused
         PUBLIC_URL=None,  # FLASK_PUBLIC_URL: the address students join at; default: the host the lecturer reached

@@ -5,6 +5,11 @@ Writes are atomic files under `<cache>/board/`. Each process runs one watcher th
 looks at the modification stamps of the notices someone waits on, ten times a second, and
 wakes its own waiters, so a thousand waiting event streams cost one `stat` loop. Without a folder
 (or if it cannot be written) the board lives in this process's memory.
+
+A notice's version is a count, not a time: every post takes one more than the last version handed
+out on the folder by any process (`<cache>/board/.last-version`, under a file lock), so a later post
+always has the greater version, and readers, who keep only what is newer than what they have, never
+take a clock stepped back for an old notice. Without a folder, the count is this process's own.
 """
 import json
 import logging
@@ -12,16 +17,30 @@ import threading
 import time
 from pathlib import Path
 
+from filelock import FileLock
+
 from demos.runtime.files import atomic_write_bytes, remove_older_than
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.1
+LAST_VERSION = ".last-version"  # the last version handed out on the folder; not a notice (not .json)
+VERSION_LOCK_POLL_SECONDS = 0.001  # the lock is held for one small write or two: ask again soon
+_folder_locks: dict[Path, threading.Lock] = {}  # one per folder, for this process's threads and boards
+_folder_locks_guard = threading.Lock()
+
+
+def _folder_lock(directory: Path) -> threading.Lock:
+    """This process's lock of `directory`'s version counter: its threads, and its boards on one folder
+    (tests), queue here rather than on the file lock, which refuses a second holder in one process."""
+    with _folder_locks_guard:
+        return _folder_locks.setdefault(directory, threading.Lock())
 
 
 class Board:
     def __init__(self, directory: Path | None):
         self.directory = Path(directory) / "board" if directory else None
         self.memory: dict[str, tuple[int, object]] = {}  # name → (version, value), this process's view
+        self.newest = 0  # the greatest version this process has posted or read
         self.lock = threading.Lock()
         # One condition per set of notices waited on together (most waits are on one), all over the same
         # lock: a change wakes only those waiting on that notice (a class's poll answers do not wake
@@ -35,19 +54,64 @@ class Board:
         return self.directory / f"{name}.json"
 
     def write(self, name: str, value) -> int:
-        """Post `value` under `name` for every process; returns its version."""
-        version = time.time_ns()
-        data = json.dumps({"version": version, "value": value}, separators=(",", ":")).encode()
+        """Post `value` under `name` for every process; returns its version, greater than that of
+        every earlier post on this board, by any process."""
+        version = None
         if self.directory is not None:
             try:
-                atomic_write_bytes(self.path(name), data, durable=False)
+                version = self._post(name, value)
             except OSError as error:
                 log.warning("cannot write the board %s (%s): sharing in this process only", self.directory, error)
                 self.directory = None
         with self.lock:
-            self.memory[name] = (version, value)
-            self._notify(name)
+            if version is None:  # the board lives in this process's memory
+                version = self.newest + 1
+            self._keep(name, version, value)
         return version
+
+    def current_version(self) -> int:
+        """The version of the latest post on this board by any process: every later post's is
+        greater (a job notes it when it starts, to know which posts came after)."""
+        on_disk = 0
+        if self.directory is not None:
+            try:
+                on_disk = self._last_version()
+            except OSError:
+                pass  # unreadable: what this process has seen is all it knows
+        with self.lock:
+            return max(on_disk, self.newest)
+
+    def _post(self, name: str, value) -> int:
+        """Write the notice to the folder with the next version. Both files are written while the
+        folder's version lock is held, so the notice on disk is always the one with the greater version."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with _folder_lock(self.directory), \
+                FileLock(self.directory / f"{LAST_VERSION}.lock").acquire(poll_interval=VERSION_LOCK_POLL_SECONDS):
+            version = self._last_version() + 1
+            atomic_write_bytes(self.directory / LAST_VERSION, str(version).encode(), durable=False)
+            data = json.dumps({"version": version, "value": value}, separators=(",", ":")).encode()
+            atomic_write_bytes(self.path(name), data, durable=False)
+        return version
+
+    def _last_version(self) -> int:
+        """The last version handed out on the folder. Without a counter yet (a new folder, or notices
+        posted before there was one, which held times), the newest notice's, so that no later post
+        is taken for older than them."""
+        try:
+            return int((self.directory / LAST_VERSION).read_bytes())
+        except (FileNotFoundError, ValueError):
+            loaded = (self._load(path) for path in self.directory.glob("*.json"))
+            return max((notice[0] for notice in loaded if notice is not None), default=0)
+
+    def _keep(self, name: str, version: int, value) -> bool:
+        """Keep (version, value) as this process's view of `name` if it is newer than the one it has,
+        and wake who waits on it (call with the lock held); True if it was newer."""
+        self.newest = max(self.newest, version)
+        if version <= self.memory.get(name, (0, None))[0]:
+            return False  # a newer post came first (another thread's, or another process's read meanwhile)
+        self.memory[name] = (version, value)
+        self._notify(name)
+        return True
 
     def read(self, name: str, default=None) -> tuple[int, object]:
         """(version, value); version 0 and `default` if nothing was ever posted."""
@@ -87,20 +151,23 @@ class Board:
         """Read `name` from disk if another process has posted a newer version; True if it changed."""
         if self.directory is None:
             return False
-        try:
-            record = json.loads(self.path(name).read_bytes())
-            version, value = int(record["version"]), record["value"]
-        except FileNotFoundError:
-            return False
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            log.warning("ignoring unreadable board entry %s: %s", self.path(name), error)
+        notice = self._load(self.path(name))
+        if notice is None:
             return False
         with self.lock:
-            if version <= self.memory.get(name, (0, None))[0]:
-                return False
-            self.memory[name] = (version, value)
-            self._notify(name)
-            return True
+            return self._keep(name, *notice)
+
+    @staticmethod
+    def _load(path: Path) -> tuple[int, object] | None:
+        """A notice's (version, value) as its file holds it; None if there is none, or it is unreadable."""
+        try:
+            record = json.loads(path.read_bytes())
+            return int(record["version"]), record["value"]
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            log.warning("ignoring unreadable board entry %s: %s", path, error)
+            return None
 
     def _start_watcher(self) -> None:
         with self.lock:

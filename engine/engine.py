@@ -10,7 +10,8 @@ drive the same `Engine`.
 - `compute` is the one path that trains: under the key's lock, look in the cache, else
   run the demo (holding the device's lock: one training at a time per device, across
   processes) and store the result.
-- Every job posts its state on the board, so any server process can report on it.
+- Every job posts its state on the board, so any server process can report on it; the process
+  beats on the board meanwhile (`engine.liveness`), so that the others can tell it was killed.
 - Jobs can be cancelled (by this process or, through the board, by another); a new run of the
   lecturer's stops a student's running job, so the lecturer never waits on a student.
 - Every training run's time is written down (`Timings`), and `estimate` tells a slide how long
@@ -20,7 +21,6 @@ drive the same `Engine`.
 import itertools
 import json
 import logging
-import os
 import queue
 import threading
 import time
@@ -46,7 +46,8 @@ from engine.cache import Entry, ResultCache, cache_key
 from engine.carried import CarriedIndex
 from engine import notices
 from engine.calibration import Calibration
-from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob, process_alive
+from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob
+from engine.liveness import LEASE_SECONDS, Heartbeat, Liveness
 from engine.timings import Estimate, Timings, work
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ class Submission:
 
 class Engine:
     def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8,
-                 torch_threads: int | None = None, calibrate: bool = False):
+                 torch_threads: int | None = None, calibrate: bool = False, lease_seconds: float = LEASE_SECONDS):
         self.device = pick_device(device)
         # Small models train as fast on one CPU thread as on several, and much faster when the
         # cores are busy (serving pages, other processes); the rest are left to the server.
@@ -84,6 +85,10 @@ class Engine:
         self.board.remove_older_than(notices.JOB, JOB_NOTICE_SECONDS)
         self.board.remove_older_than(notices.CANCEL, JOB_NOTICE_SECONDS)
         self.board.remove_older_than(notices.WATCHERS, JOB_NOTICE_SECONDS)
+        self.board.remove_older_than(notices.ALIVE, JOB_NOTICE_SECONDS)
+        # One Engine per server process: its heartbeat is the process's, and names it on the board.
+        self.heartbeat = Heartbeat(self.board, lease_seconds)
+        self.liveness = Liveness(self.board, lease_seconds)  # whether other processes still beat
         self.timings = Timings(cache_dir)
         self.calibration = Calibration(cache_dir, self.device, self.device_label,
                                        hold_device=lambda: self.cache.lock_for(f"device-{self.device.type}"))
@@ -207,6 +212,7 @@ class Engine:
                 self.queue.put_nowait((int(student), next(self.arrivals), job))
             except queue.Full:
                 raise QueueFull from None
+            self.heartbeat.hold(job.id)  # until the job ends (_post_notice)
             if not student:
                 self.board.write(notices.LECTURER_RUN, {"job": job.id})
             self.in_flight[key] = job
@@ -220,14 +226,16 @@ class Engine:
         if job_id in self.jobs:
             return self.jobs[job_id]
         if JOB_ID.match(job_id) and self.board.read(notices.job(job_id))[0]:
-            return RemoteJob(self.board, job_id)
+            return RemoteJob(self.board, job_id, self.heartbeat, self.liveness)
         return None
 
     def _post_notice(self, job: Job) -> None:
         # Serialised, and the snapshot taken inside the lock: the last notice is the job's latest state.
         with self.notice_lock:
-            self.board.write(notices.job(job.id), {"pid": os.getpid(), "snapshot": job.snapshot(),
+            self.board.write(notices.job(job.id), {"process": self.heartbeat.process_id, "snapshot": job.snapshot(),
                                                    "cancel_token": job.cancel_token, "student": job.student})
+        if job.finished:  # no one needs to know this process runs it any more
+            self.heartbeat.release(job.id)
 
     def cancel(self, job_id: str, reason: str = "Cancelled.", by: str = "cancel") -> None:
         """Stop a job: a queued one at once, a running one at its next progress report (within a
@@ -250,14 +258,14 @@ class Engine:
     def _watched_elsewhere(self, job: Job) -> bool:
         """Whether an event stream in another server process follows `job`."""
         counts = (self.board.read(name)[1] for name in self.board.names(notices.watchers(job.id)))
-        return any(count["count"] > 0 and process_alive(count["pid"]) for count in counts)
+        return any(count["count"] > 0 and self.liveness.alive(count.get("process", "")) for count in counts)
 
     def _stop_requested(self, job: Job) -> tuple[str, str] | None:
         """Why `job` should stop and who asked (other processes, or the lecturer's run): or None."""
         version, request = self.board.read(notices.cancel(job.id))
         if version:
             return request["reason"], request.get("by", "cancel")
-        if job.student and self.board.read(notices.LECTURER_RUN)[0] > job.started_ns:
+        if job.student and self.board.read(notices.LECTURER_RUN)[0] > job.started_version:  # posted after it started
             return PREEMPTED, "lecturer"
         return None
 
@@ -287,7 +295,7 @@ class Engine:
         with self.lock:
             if job.finished:  # cancelled while it waited in the queue
                 return
-            job.start()
+            job.start(self.board.current_version())
         started = time.perf_counter()
         record = {"event": "job", "job": job.id, "demo": job.demo_id, "params": job.params, "device": self.device_label}
         try:

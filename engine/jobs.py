@@ -11,7 +11,6 @@ every step) or progress report; nothing it computed is cached. A stopped job end
 its `stopped_by` says which of those it was (data for the page, beside the sentence for people).
 """
 import json
-import os
 import re
 import secrets
 import threading
@@ -20,6 +19,7 @@ from contextlib import contextmanager
 from typing import Callable
 
 from engine import notices
+from engine.liveness import Heartbeat, Liveness
 
 TERMINAL = ("done", "failed", "cancelled")
 JOB_ID = re.compile(r"^[0-9a-f]{16}$")  # what `Job.id` looks like
@@ -101,7 +101,7 @@ class Job:
         self._on_publish = on_publish  # e.g. post the job on the board for other server processes
         self.time_limit = time_limit  # seconds of running before the job is stopped (None: no limit)
         self.started: float | None = None
-        self.started_ns = 0  # wall clock at start, to compare with notices on the board
+        self.started_version = 0  # the board's version at its start: later posts (a lecturer's run) have greater ones
         self.expected = expected  # the estimate of its running time, in seconds, if there was one
         self.first_report: tuple[float, float] | None = None  # (elapsed, fraction) when progress began
         self.stop_reason: str | None = None  # set: the job stops at its next report...
@@ -159,9 +159,10 @@ class Job:
                 return
         self._publish()
 
-    def start(self) -> None:
+    def start(self, board_version: int = 0) -> None:
+        """Running from now; `board_version`: the board's current version (Board.current_version)."""
         self.started = time.monotonic()
-        self.started_ns = time.time_ns()
+        self.started_version = board_version
         self._publish(status="running", message="starting")
 
     def finish(self, result: dict, cached: bool) -> None:
@@ -256,26 +257,32 @@ class Job:
         self.on_unwatched(self)
 
 
-_remote_watchers: dict[str, int] = {}  # job id → this process's streams following another process's job
+_remote_watchers: dict[str, int] = {}  # watchers notice → this process's streams following another process's job
 _remote_lock = threading.Lock()
+OWNER_GONE = "The server process running this job stopped before it finished. Press Run again."
 
 
 class RemoteJob:
     """A job that another server process runs, seen through the notice it posts on the board."""
 
-    def __init__(self, board, job_id: str):
+    def __init__(self, board, job_id: str, heartbeat: Heartbeat, liveness: Liveness):
         self.board = board
         self.id = job_id
         self.notice = notices.job(job_id)
+        self.heartbeat = heartbeat  # this process's: beats while its streams follow the job
+        self.liveness = liveness
 
     def snapshot(self) -> dict:
         notice = self.board.read(self.notice)[1]
         state = notice["snapshot"]
-        if state["status"] not in TERMINAL and not process_alive(notice["pid"]):
+        if self._owner_gone(notice):
             # Its server process was killed mid-training: say so, rather than "running" forever.
-            return {**state, "status": "failed", "message": "failed",
-                    "error": "The server process running this job stopped before it finished. Press Run again."}
+            return {**state, "status": "failed", "message": "failed", "error": OWNER_GONE}
         return state
+
+    def _owner_gone(self, notice: dict) -> bool:
+        """Whether the job is unfinished but the process that runs it no longer beats."""
+        return notice["snapshot"]["status"] not in TERMINAL and not self.liveness.alive(notice.get("process", ""))
 
     @property
     def finished(self) -> bool:
@@ -285,33 +292,31 @@ class RemoteJob:
     def watched(self):
         """Count this process's streams following the job where the process that runs it looks
         before cancelling it for want of watchers (a reloaded page may reconnect to any process)."""
-        self._count_watchers(+1)
-        try:
-            yield
-        finally:
-            self._count_watchers(-1)
+        with self.heartbeat.held():  # the count stands only while this process beats
+            self._count_watchers(+1)
+            try:
+                yield
+            finally:
+                self._count_watchers(-1)
 
     def _count_watchers(self, change: int) -> None:
+        name = notices.watchers(self.id, self.heartbeat.process_id)
         with _remote_lock:
-            count = _remote_watchers.pop(self.id, 0) + change
+            count = _remote_watchers.pop(name, 0) + change
             if count:
-                _remote_watchers[self.id] = count
-            self.board.write(notices.watchers(self.id, os.getpid()), {"pid": os.getpid(), "count": count})
+                _remote_watchers[name] = count
+            self.board.write(name, {"process": self.heartbeat.process_id, "count": count})
 
-    def wait_for_change(self, seen_version: int, timeout: float) -> int:
-        return self.board.wait(self.notice, seen_version, timeout)[0]
+    def wait_for_change(self, seen: tuple[int, bool] | int, timeout: float) -> tuple[int, bool]:
+        """Block until the job's notice changes after `seen`, or `timeout` passes; returns (the notice's
+        version, whether its process is gone), so that a stream hears of that end too, which no notice
+        tells. (A notice that changed was posted by its process just now: no need to ask.)"""
+        seen_version = seen[0] if isinstance(seen, tuple) else seen
+        version, notice = self.board.wait(self.notice, seen_version, timeout)
+        return version, version == seen_version and self._owner_gone(notice)
 
     @property
     def cancel_token(self) -> str:
         """The secret that lets whoever started the job cancel it, as its process posted it."""
         return self.board.read(self.notice)[1].get("cancel_token", "")
 
-
-def process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -3,9 +3,10 @@ reads and writes the same names; a module that needs one asks here rather than s
 
 JOB = "job-"  # + job id: the job's latest state, posted by the process that runs it
 CANCEL = "cancel-"  # + job id: a request from another process to stop that job
-WATCHERS = "watchers-"  # + job id and process: how many of that process's streams follow another's job
+WATCHERS = "watchers-"  # + job id and process id: how many of that process's streams follow another's job
 POLL = "poll-"  # + demo id: whether its poll is open, and each voter's choice
-AUDIENCE = "audience-"  # + host and process: that process's count of students' open follow streams
+AUDIENCE = "audience-"  # + process id: that process's count of students' open follow streams
+ALIVE = "alive-"  # + process id: that process's heartbeat (engine/liveness.py)
 LECTURER_RUN = "lecturer-run"  # posted when the lecturer starts a run: students' running jobs give way
 FOLLOW = "follow"  # follow mode: on or off, and the lecturer's slide and demo results
 POINTER = "pointer"  # the lecturer's pointer on the slide, or hidden: apart, so its moves leave FOLLOW unwritten
@@ -20,14 +21,18 @@ def cancel(job_id: str) -> str:
     return CANCEL + job_id
 
 
-def watchers(job_id: str, pid: int | str = "") -> str:
-    """Process `pid`'s count of streams following `job_id` (no pid: every process's, as a prefix)."""
-    return f"{WATCHERS}{job_id}-{pid}"
+def watchers(job_id: str, process_id: str = "") -> str:
+    """That process's count of streams following `job_id` (no process id: every process's, as a prefix)."""
+    return f"{WATCHERS}{job_id}-{process_id}"
 
 
 def poll(demo_id: str) -> str:
     return POLL + demo_id
 
 
-def audience(host: str, pid: int) -> str:
-    return f"{AUDIENCE}{host}-{pid}"
+def audience(process_id: str) -> str:
+    return AUDIENCE + process_id
+
+
+def alive(process_id: str) -> str:
+    return ALIVE + process_id

@@ -1,19 +1,22 @@
 """The engine without the web: caching in memory and on disk, restarts, corrupt entries,
 single flight across threads and processes, failures, and the queue's bound."""
 import json
+import os
 import subprocess
 import sys
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
 
 from tests import line_fit
-from engine import Engine, QueueFull
+from engine import Engine, QueueFull, notices
 from engine import jobs as jobs_module
 from engine.jobs import Job
+from tests.clocks import step_the_clock_back
 from tests.held_jobs import FAST, Gate, Spinner, wait_done
 from tests.live_server import ROOT
 
@@ -344,6 +347,60 @@ def test_a_new_run_of_the_lecturer_stops_a_students_running_job(cache_dir, spinn
     assert ended(student)["status"] == "cancelled"
     assert "lecturer" in student.snapshot()["error"] and student.snapshot()["stopped_by"] == "lecturer"
     assert ended(lecturer)["status"] == "done"
+
+
+def test_a_students_job_gives_way_to_a_lecturer_run_posted_after_it_though_the_clock_went_back(
+        cache_dir, spinner, monkeypatch):
+    """Which came first is told by the board's versions, not by clocks: the lecturer's run, started
+    after the student's job, stops it even though the clock was stepped back an hour in between."""
+    engine = Engine(cache_dir)
+    student = engine.submit("line_fit", {**FAST, "seed": 1}, student=True, time_limit=600).job
+    assert spinner.entered.wait(timeout=30)
+    monkeypatch.undo()  # the lecturer's run is a real (short) one
+    step_the_clock_back(monkeypatch)
+    lecturer = engine.submit("line_fit", {**FAST, "seed": 2}).job
+    assert ended(student)["status"] == "cancelled" and student.snapshot()["stopped_by"] == "lecturer"
+    assert ended(lecturer)["status"] == "done"
+
+
+def test_a_job_whose_process_stopped_beating_reads_as_stopped_though_its_pid_lives(cache_dir):
+    """A job's process is alive while its heartbeat changes, not while some process has its PID: a
+    notice naming this very test process's PID, from a process id that never beat, reads as failed
+    once a lease has passed since this process first looked."""
+    engine = Engine(cache_dir, lease_seconds=0.5)
+    job_id = "0123456789abcdef"
+    running = {"job": job_id, "demo": "line_fit", "status": "running", "progress": 0.5, "message": "training"}
+    engine.board.write(notices.job(job_id), {"pid": os.getpid(), "process": uuid.uuid4().hex,
+                                             "snapshot": running, "cancel_token": "t", "student": False})
+    job = engine.job(job_id)
+    assert job.snapshot()["status"] == "running", "given a lease from the first look"
+    wait_until(lambda: job.snapshot()["status"] == "failed", timeout=60)  # only ends a hang
+    assert "stopped before it finished" in job.snapshot()["error"]
+
+
+def test_a_job_whose_process_beats_reads_as_running_for_longer_than_a_lease(cache_dir, gate):
+    runner, other = Engine(cache_dir, lease_seconds=0.5), Engine(cache_dir, lease_seconds=0.5)
+    job = runner.submit("line_fit", FAST).job
+    assert gate.entered.wait(timeout=30)
+    seen = other.job(job.id)
+    with pytest.raises(TimeoutError):
+        wait_until(lambda: seen.snapshot()["status"] != "running", timeout=4 * 0.5)
+    gate.opened.set()
+    wait_until(lambda: seen.snapshot()["status"] == "done", timeout=60)  # only ends a hang
+
+
+def test_watchers_counted_by_a_process_that_stopped_beating_keep_no_job_running(cache_dir, spinner):
+    """A count of streams posted by a process that no longer beats (killed while its streams followed
+    the job) stops counting a lease after the job's process first looked, though its PID lives."""
+    engine = Engine(cache_dir, lease_seconds=0.5)
+    job = engine.submit("line_fit", FAST, watched=True).job
+    assert spinner.entered.wait(timeout=30)
+    gone = uuid.uuid4().hex
+    engine.board.write(notices.watchers(job.id, gone), {"pid": os.getpid(), "process": gone, "count": 1})
+    with job.watched():
+        pass  # the page here closes; the gone process's stream "still follows" it
+    state = wait_done(job, timeout=2 * jobs_module.UNWATCHED_GRACE + 3)
+    assert state["status"] == "cancelled" and state["stopped_by"] == "unwatched"
 
 
 def test_a_job_whose_last_watcher_left_is_cancelled_but_not_while_one_remains(cache_dir, spinner):

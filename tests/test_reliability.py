@@ -145,7 +145,9 @@ def test_killing_a_writer_mid_write_never_leaves_a_corrupt_entry(tmp_path):
 
 def test_killing_the_server_mid_training_loses_nothing_that_finished(tmp_path):
     cache = tmp_path / "cache"
-    server = LiveServer(cache).start()
+    # A short lease: the restarted server takes the killed one for gone a second after it first looks.
+    lease = {"FLASK_PROCESS_LEASE_SECONDS": "1"}
+    server = LiveServer(cache, env=lease).start()
     try:
         finished = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5, "seed": 1})
         urllib.request.urlopen(server.url + finished["events"], timeout=60).read()  # heartbeats every second
@@ -157,10 +159,14 @@ def test_killing_the_server_mid_training_loses_nothing_that_finished(tmp_path):
                 time.sleep(0.05)  # until it is well into training
             server.process.send_signal(signal.SIGKILL)
             server.process.wait()
-            server = LiveServer(cache).start()
+            server = LiveServer(cache, env=lease).start()
             again = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5, "seed": 1})
             assert again["status"] == "done" and again["cached"] is True, "served from disk, not trained again"
             assert get_json(server.url + "/api/demos/line_fit")["job"] is None
+            # A page that follows the killed job hears that it failed, once its process's heartbeat has
+            # stayed unchanged for a lease (the read's timeout only ends a hang).
+            followed = urllib.request.urlopen(server.url + slow["events"], timeout=60).read().decode()
+            assert "event: failed" in followed and "stopped before it finished" in followed
             orphan = get_json(server.url + f"/api/jobs/{slow['job']}")
             assert orphan["status"] == "failed" and "stopped" in orphan["error"], "a killed job does not hang forever"
             half = post_json(server.url + "/api/demos/line_fit/run", {"steps": 5000, "points": 4096, "seed": 100 + attempt})

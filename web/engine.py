@@ -11,6 +11,7 @@ from pathlib import Path
 from flask import Flask, current_app
 
 from engine import Engine
+from engine.liveness import LEASE_SECONDS
 
 
 def get_engine() -> Engine:
@@ -30,6 +31,7 @@ def init_app(app: Flask) -> None:
     cache_dir = app.config.get("CACHE_DIR") or str(Path(app.instance_path) / "cache")
     app.extensions["engine"] = Engine(Path(cache_dir), device=str(app.config.get("DEVICE", "auto")),
                                       max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)),
-                                      torch_threads=app.config.get("TORCH_THREADS"))
+                                      torch_threads=app.config.get("TORCH_THREADS"),
+                                      lease_seconds=float(app.config.get("PROCESS_LEASE_SECONDS", LEASE_SECONDS)))
     if calibrates(app):
         app.before_request(start_calibration)

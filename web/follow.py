@@ -11,8 +11,6 @@ The state is a notice on the engine's board, so every server process sees the sa
 process counts its own students' open streams and posts that count on the board too, so the
 presenter view can add them up.
 """
-import os
-import socket
 import threading
 import time
 from typing import Iterator
@@ -57,9 +55,9 @@ def public(state: dict) -> dict:
 class Audience:
     """The students' follow streams open in this process, posted on the board for every process."""
 
-    def __init__(self, board: Board):
+    def __init__(self, board: Board, process_id: str):
         self.board = board  # kept: a stream runs on after its request's context has gone
-        self.name = notices.audience(socket.gethostname(), os.getpid())
+        self.name = notices.audience(process_id)
         self.streams = 0
         self.posted_at = 0.0
         self.lock = threading.Lock()
@@ -98,10 +96,10 @@ def count_students(board: Board) -> int:
 
 def get_audience() -> Audience:
     audiences = current_app.extensions.setdefault("follow_audience", {})
-    engine_board = board()
-    if id(engine_board) not in audiences:
-        audiences[id(engine_board)] = Audience(engine_board)
-    return audiences[id(engine_board)]
+    engine = get_engine()
+    if id(engine.board) not in audiences:
+        audiences[id(engine.board)] = Audience(engine.board, engine.heartbeat.process_id)
+    return audiences[id(engine.board)]
 
 
 def read_state() -> tuple[int, dict]:
