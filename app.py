@@ -13,6 +13,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.from_mapping(
         SLIDES_DIR=str(Path(app.root_path) / "slides"),
         CACHE_DIR=None,  # FLASK_CACHE_DIR; default: <instance folder>/cache
+        REDIS_URL=None,  # FLASK_REDIS_URL (redis://host:6379/0): the room's shared state on Redis; default: the cache folder
+        REDIS_PREFIX=None,  # FLASK_REDIS_PREFIX: what the room's Redis keys start with; default: greatshift:
         DEVICE="auto",  # FLASK_DEVICE: auto (CUDA, else MPS, else CPU), cpu, cuda, cuda:1, mps
         INSTRUCTOR_TOKEN=None,  # FLASK_INSTRUCTOR_TOKEN; without one, only localhost may retrain or warm
         INSTRUCTOR_TOKEN_FILE=None,  # where `flask serve` keeps the token it makes; default: instance/instructor-token

@@ -41,7 +41,7 @@ from demos.runtime.params import ParamError
 from demos.runtime.runner import Progress, effective_params, no_progress, run_demo
 from demos.runtime.storage import ModelStore, using_store
 from demos.runtime.versions import code_version
-from engine.board import Board
+from engine.board import BoardUnavailable, open_board
 from engine.cache import Entry, ResultCache, cache_key
 from engine.carried import CarriedIndex
 from engine import notices
@@ -70,7 +70,8 @@ class Submission:
 
 class Engine:
     def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8,
-                 torch_threads: int | None = None, calibrate: bool = False, lease_seconds: float = LEASE_SECONDS):
+                 torch_threads: int | None = None, calibrate: bool = False, lease_seconds: float = LEASE_SECONDS,
+                 redis_url: str | None = None, redis_prefix: str | None = None):
         self.device = pick_device(device)
         # Small models train as fast on one CPU thread as on several, and much faster when the
         # cores are busy (serving pages, other processes); the rest are left to the server.
@@ -81,7 +82,8 @@ class Engine:
         self.cache = ResultCache(cache_dir)
         self.models = ModelStore(cache_dir)  # trained weights that later requests reuse
         self.carried = CarriedIndex(cache_dir)  # results measured elsewhere and loaded here (engine.carried)
-        self.board = Board(cache_dir)  # notices every server process reads: jobs, follow mode
+        # Notices every server process reads (jobs, follow mode): in the cache folder, or on Redis.
+        self.board = open_board(cache_dir, redis_url, redis_prefix)
         self.board.remove_older_than(notices.JOB, JOB_NOTICE_SECONDS)
         self.board.remove_older_than(notices.CANCEL, JOB_NOTICE_SECONDS)
         self.board.remove_older_than(notices.WATCHERS, JOB_NOTICE_SECONDS)
@@ -232,8 +234,11 @@ class Engine:
     def _post_notice(self, job: Job) -> None:
         # Serialised, and the snapshot taken inside the lock: the last notice is the job's latest state.
         with self.notice_lock:
-            self.board.write(notices.job(job.id), {"process": self.heartbeat.process_id, "snapshot": job.snapshot(),
-                                                   "cancel_token": job.cancel_token, "student": job.student})
+            try:
+                self.board.write(notices.job(job.id), {"process": self.heartbeat.process_id, "snapshot": job.snapshot(),
+                                                       "cancel_token": job.cancel_token, "student": job.student})
+            except BoardUnavailable:
+                pass  # the job runs on, and its next change is posted: only other processes miss this one
         if job.finished:  # no one needs to know this process runs it any more
             self.heartbeat.release(job.id)
 
@@ -262,11 +267,14 @@ class Engine:
 
     def _stop_requested(self, job: Job) -> tuple[str, str] | None:
         """Why `job` should stop and who asked (other processes, or the lecturer's run): or None."""
-        version, request = self.board.read(notices.cancel(job.id))
-        if version:
-            return request["reason"], request.get("by", "cancel")
-        if job.student and self.board.read(notices.LECTURER_RUN)[0] > job.started_version:  # posted after it started
-            return PREEMPTED, "lecturer"
+        try:
+            version, request = self.board.read(notices.cancel(job.id))
+            if version:
+                return request["reason"], request.get("by", "cancel")
+            if job.student and self.board.read(notices.LECTURER_RUN)[0] > job.started_version:  # posted after it started
+                return PREEMPTED, "lecturer"
+        except BoardUnavailable:
+            pass  # no request can be heard while the board is away: the run goes on rather than fail
         return None
 
     # ---- computing

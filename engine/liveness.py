@@ -14,7 +14,7 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 
 from engine import notices
-from engine.board import Board
+from engine.board import Board, BoardUnavailable
 
 LEASE_SECONDS = 5.0  # a heartbeat unchanged for this long, as the reader times it, is a process gone
 BEATS_PER_LEASE = 5  # so it beats every second: a late beat or two (a busy machine) is no death
@@ -39,7 +39,7 @@ class Heartbeat:
             first = not self.holders
             self.holders.add(holder)
             if first:
-                self.board.write(self.notice, {})
+                self._post()
             if not self.beating:
                 self.beating = True
                 threading.Thread(target=self._beat, name="heartbeat", daemon=True).start()
@@ -66,7 +66,13 @@ class Heartbeat:
                 if not self.holders:
                     self.beating = False
                     return
-                self.board.write(self.notice, {})
+                self._post()
+
+    def _post(self) -> None:
+        try:
+            self.board.write(self.notice, {})
+        except BoardUnavailable:
+            pass  # beat again next time: a beat missed while the board was away is no death, and the thread must live
 
 
 class Liveness:

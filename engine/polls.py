@@ -4,16 +4,15 @@ process shares.
 A poll's record is the board notice `poll-<demo>`: whether the poll is open, whether it keeps the
 demo's result from the class, whether the lecturer shows the live counts on the projector, and each
 voter's choice (`{"open": bool, "hides_result": bool, "shows_counts": bool, "answers": {voter id:
-choice index}}`), a file under `<cache>/board/` written whole or not at all. Every change reads,
-changes and posts the record under a file lock, so answers sent to different processes at the same
-moment are all kept, each once; the post wakes every process's event streams of that poll. Without
-a folder the board, and so the answers, live in this process's memory.
+choice index}}`), posted whole or not at all. Every change reads, changes and posts the record under
+the notice's lock (`board.changing`), so answers sent to different processes at the same moment are
+all kept, each once; the post wakes every process's event streams of that poll. Without a folder or
+Redis the board, and so the answers, live in this process's memory.
 """
 from collections.abc import Callable
 
 from engine import notices
 from engine.board import Board
-from engine.notice_lock import changing
 
 CLOSED = {"open": False, "hides_result": False, "shows_counts": False, "answers": {}}
 
@@ -53,7 +52,7 @@ class PollStore:
 
     def change(self, demo_id: str, update: Callable[[dict], None]) -> dict:
         """Apply `update` to a copy of the record and post it for every process; returns the record."""
-        with changing(self.board, notices.poll(demo_id)):
+        with self.board.changing(notices.poll(demo_id)):
             current = self.record(demo_id)
             record = {**standing(current), "answers": dict(current["answers"])}
             update(record)

@@ -2,9 +2,8 @@
 server process shares.
 
 The record is the board notice `questions`: `{"next_id": int, "questions": [{"id", "text", "slide",
-"asker", "voters": [voter ids], "answered", "hidden", "asked_at"}]}`, a file under `<cache>/board/`
-written whole or not at all. Every change reads, changes and posts it under the notice's lock
-(engine/notice_lock.py), so questions and votes sent to different processes at the same moment
+"asker", "voters": [voter ids], "answered", "hidden", "asked_at"}]}`, posted whole or not at all.
+Every change reads, changes and posts it under the notice's lock (`board.changing`), so questions and votes sent to different processes at the same moment
 are all kept, each once. Voter ids stay here: what browsers see is built by web/questions.py.
 """
 from collections.abc import Callable
@@ -12,7 +11,6 @@ from datetime import datetime, timezone
 
 from engine import notices
 from engine.board import Board
-from engine.notice_lock import changing
 
 EMPTY = {"next_id": 1, "questions": []}
 MAX_QUESTIONS = 500  # a lecture's worth; the store refuses more rather than grow without end
@@ -83,7 +81,7 @@ class QuestionStore:
     def change(self, update: Callable[[dict], object]):
         """Apply `update` to a copy of the record and post it for every process; returns (record,
         what `update` returned). If `update` raises, or changes nothing (a second upvote), nothing is posted."""
-        with changing(self.board, notices.QUESTIONS):
+        with self.board.changing(notices.QUESTIONS):
             current = self.record()
             # A copy deep enough for what an update changes (a question's fields and voters), and no
             # deeper: a class voting at once waits on this lock, so the time inside it counts.

@@ -1,5 +1,6 @@
-"""Shared fixtures: an app on a throw-away instance folder, and its test client. Importing
-`tests.fixture_app` registers the test-only demo `line_fit`, as the tests' live servers do."""
+"""Shared fixtures: an app on a throw-away instance folder, and its test client; a Redis of a test's
+own, and boards of either kind. Importing `tests.fixture_app` registers the test-only demo `line_fit`,
+as the tests' live servers do."""
 import os
 import random
 import shutil
@@ -10,8 +11,10 @@ import pytest
 import torch
 
 from demos import DEMOS
+from engine.file_board import FileBoard
 from tests.fixture_app import create_app
 from tests.made_once import SHARED
+from tests.redis_server import REDIS_SERVER, RedisServer
 
 FAST_DEMOS = ("system_check", "line_fit")
 
@@ -105,6 +108,36 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """A Redis of this test's own (tests/redis_server.py); skipped, saying why, without redis-server."""
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip(f"{REDIS_SERVER} is not installed (apt-get install redis-server; .ci/run does)")
+    server = RedisServer(tmp_path).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["files", "redis"])
+def board_factory(request, tmp_path):
+    """Makes boards on one store, as the server processes of one room have: in one folder, or on one
+    Redis (the test's `redis_server`)."""
+    if request.param == "files":
+        yield lambda: FileBoard(tmp_path)
+        return
+    from engine.redis_board import RedisBoard
+
+    url, boards = request.getfixturevalue("redis_server").url, []
+
+    def make() -> RedisBoard:
+        boards.append(RedisBoard(url))
+        return boards[-1]
+
+    yield make
+    for board in boards:
+        board.close()
 
 
 @pytest.fixture

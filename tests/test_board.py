@@ -1,6 +1,9 @@
-"""The notice board on its own: what one process posts, another reads and can wait for; without
-a folder it still works within one process."""
+"""The notice board on its own, on either kind of store (tests/conftest.py's `board_factory`): what
+one process posts, another reads and can wait for; versions that only grow; one change at a time.
+Then what only one kind has: the folder's files and its memory-only fallback; Redis going away and
+coming back."""
 import json
+import logging
 import os
 import threading
 import time
@@ -8,12 +11,13 @@ import time
 import pytest
 
 from engine import notices
-from engine.board import Board
+from engine.board import BoardUnavailable
+from engine.file_board import FileBoard
 from tests.clocks import step_the_clock_back
 
 
-def test_a_notice_posted_by_one_board_is_read_by_another_on_the_same_folder(tmp_path):
-    writer, reader = Board(tmp_path), Board(tmp_path)
+def test_a_notice_posted_by_one_board_is_read_by_another_on_the_same_store(board_factory):
+    writer, reader = board_factory(), board_factory()
     assert reader.read("follow", {"on": False}) == (0, {"on": False})
     version = writer.write("follow", {"on": True, "n": 4})
     assert reader.read("follow") == (version, {"on": True, "n": 4})
@@ -24,75 +28,128 @@ def test_a_notice_posted_by_one_board_is_read_by_another_on_the_same_folder(tmp_
 NEVER = 3600  # s: a wait's own timeout that a test never reaches, so that only the post can end it
 
 
-def woken(wait):
-    """What `wait` returns, called in a thread: it must be woken by a post, since its own timeout is
-    an hour away (the deadline here only bounds a hang)."""
+def woken(wait, post):
+    """What `wait` returns, called in a thread while `post` is called a moment later in another: it must
+    be woken by the post, since its own timeout is an hour away (the deadlines here only bound a hang).
+    Returns once the post has returned too: the test's boards are closed after it."""
     answer = []
     waiter = threading.Thread(target=lambda: answer.append(wait()), daemon=True)
     waiter.start()
+    posted = threading.Timer(0.2, post)
+    posted.start()
     waiter.join(timeout=120)
+    posted.join(timeout=120)
     assert answer, "the waiter was not woken by the post"
     return answer[0]
 
 
-def test_a_waiter_wakes_when_another_process_posts(tmp_path):
-    writer, reader = Board(tmp_path), Board(tmp_path)
+def test_a_waiter_wakes_when_another_process_posts(board_factory):
+    writer, reader = board_factory(), board_factory()
     seen = reader.read("job-a")[0]
-    posted = threading.Timer(0.2, lambda: writer.write("job-a", {"status": "done"}))
-    posted.start()
-    version, value = woken(lambda: reader.wait("job-a", seen, timeout=NEVER))
+    version, value = woken(lambda: reader.wait("job-a", seen, timeout=NEVER),
+                           lambda: writer.write("job-a", {"status": "done"}))
     assert value == {"status": "done"} and version > seen
 
 
-def test_a_wait_without_news_returns_the_old_version_after_its_timeout(tmp_path):
-    board = Board(tmp_path)
+def test_a_wait_without_news_returns_the_old_version_after_its_timeout(board_factory):
+    board = board_factory()
     version = board.write("n", 1)
     assert board.wait("n", version, timeout=0.2) == (version, 1)
 
 
-def test_old_notices_are_removed_and_fresh_ones_kept(tmp_path):
-    board = Board(tmp_path)
+def made_old(board, name: str, seconds: float) -> None:
+    """As if `name` was last posted `seconds` ago, by the store's own clock."""
+    if isinstance(board, FileBoard):
+        stamp = time.time() - seconds
+        os.utime(board.path(name), (stamp, stamp))
+    else:
+        now_seconds, _ = board.client.time()
+        board.client.hset(board.key(name), "at", now_seconds - seconds)
+
+
+def test_old_notices_are_removed_and_fresh_ones_kept(board_factory):
+    board = board_factory()
     board.write("job-old", 1)
     board.write("job-new", 2)
-    old = tmp_path / "board" / "job-old.json"
-    stamp = time.time() - 7200
-
-    os.utime(old, (stamp, stamp))
+    board.write("poll-old", 3)
+    made_old(board, "job-old", 7200)
+    made_old(board, "poll-old", 7200)
     board.remove_older_than("job-", 3600)
-    assert not old.exists() and (tmp_path / "board" / "job-new.json").exists()
+    assert board.names("") == ["job-new", "poll-old"]
 
 
-def test_without_a_folder_the_board_lives_in_memory():
-    board = Board(None)
-    version = board.write("follow", {"n": 2})
-    assert board.read("follow") == (version, {"n": 2})
-    assert board.wait("follow", 0, timeout=0.1) == (version, {"n": 2})
-
-
-@pytest.mark.parametrize("on_disk", [True, False], ids=["folder", "memory"])
-def test_the_board_lists_the_notices_of_one_kind_from_every_process(tmp_path, on_disk):
-    folder = tmp_path if on_disk else None
-    one, other = Board(folder), Board(folder)
+def test_the_board_lists_the_notices_of_one_kind_from_every_process(board_factory):
+    one, other = board_factory(), board_factory()
     one.write(notices.audience("a1"), {"streams": 2})
-    (other if on_disk else one).write(notices.audience("b2"), {"streams": 1})
+    other.write(notices.audience("b2"), {"streams": 1})
     one.write(notices.poll("amnesia"), {"open": True})
     assert one.names(notices.AUDIENCE) == [notices.audience("a1"), notices.audience("b2")]
 
 
-def test_a_wait_on_several_notices_wakes_when_another_process_posts_any_of_them(tmp_path):
-    writer, reader = Board(tmp_path), Board(tmp_path)
+def test_a_wait_on_several_notices_wakes_when_another_process_posts_any_of_them(board_factory):
+    writer, reader = board_factory(), board_factory()
     seen = {"follow": writer.write("follow", {"n": 1}), "pointer": 0}
     reader.read("follow")
-    posted = threading.Timer(0.2, lambda: writer.write("pointer", {"x": 0.5}))
-    posted.start()
-    news = woken(lambda: reader.wait_any(seen, timeout=NEVER))
+    news = woken(lambda: reader.wait_any(seen, timeout=NEVER), lambda: writer.write("pointer", {"x": 0.5}))
     assert news["pointer"][1] == {"x": 0.5} and news["follow"] == (seen["follow"], {"n": 1})
+
+
+def test_a_post_made_after_the_clock_stepped_back_is_still_the_newest(board_factory, monkeypatch):
+    """A notice's version counts the posts on the store, by every process, and is no time: a post
+    made after the clock went back an hour reaches a reader, and wakes a waiter, as any other."""
+    first, second, reader, waiter = (board_factory() for _ in range(4))
+    version = first.write("follow", {"n": 1})
+    assert reader.read("follow")[0] == waiter.read("follow")[0] == version
+    step_the_clock_back(monkeypatch)
+    newer, value = woken(lambda: waiter.wait("follow", version, timeout=NEVER),
+                         lambda: second.write("follow", {"n": 2}))
+    assert newer > version and value == {"n": 2}
+    assert reader.read("follow") == (newer, {"n": 2})
+
+
+def test_every_post_has_a_greater_version_than_every_earlier_one_on_the_store(board_factory):
+    one, other = board_factory(), board_factory()
+    assert one.current_version() == 0, "nothing posted yet"
+    versions = [board.write(name, 0) for board, name in [(one, "a"), (other, "b"), (one, "b"), (other, "a")]]
+    assert versions == sorted(set(versions))
+    assert one.current_version() == other.current_version() == versions[-1]
+
+
+def test_changing_keeps_every_read_change_post_of_threads_on_two_boards(board_factory):
+    """Two processes' threads each add one to a count at once: under `changing`, none is lost."""
+    boards, threads_per_board, rounds = [board_factory(), board_factory()], 4, 15
+
+    def add_ones(board):
+        for _ in range(rounds):
+            with board.changing("count"):
+                board.write("count", board.read("count", 0)[1] + 1)
+
+    threads = [threading.Thread(target=add_ones, args=(board,)) for board in boards for _ in range(threads_per_board)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert boards[1].read("count")[1] == len(boards) * threads_per_board * rounds
+
+
+# ---- the folder's own
+
+def test_without_a_folder_the_board_lives_in_memory():
+    board = FileBoard(None)
+    assert board.current_version() == 0
+    version = board.write("follow", {"n": 2})
+    board.write(notices.audience("a1"), {"streams": 2})
+    assert board.read("follow") == (version, {"n": 2})
+    assert board.wait("follow", 0, timeout=0.1) == (version, {"n": 2})
+    assert board.names(notices.AUDIENCE) == [notices.audience("a1")]
+    with board.changing("follow"):
+        board.write("follow", {"n": 3})
 
 
 def test_two_posts_within_one_tick_of_the_file_clock_both_reach_another_process(tmp_path):
     """A pointer's last move and its hiding can be written in the same millisecond: the second is a
     new file with the same modification time, and the other process must not take it for the first."""
-    writer, reader = Board(tmp_path), Board(tmp_path)
+    writer, reader = FileBoard(tmp_path), FileBoard(tmp_path)
     first = writer.write("pointer", {"x": 0.5})
     assert reader.wait("pointer", 0, timeout=5)[0] == first
     stamp = writer.path("pointer").stat().st_mtime_ns
@@ -101,36 +158,78 @@ def test_two_posts_within_one_tick_of_the_file_clock_both_reach_another_process(
     assert reader.wait("pointer", first, timeout=5)[1] == {"x": None}
 
 
-def test_a_post_made_after_the_clock_stepped_back_is_still_the_newest(tmp_path, monkeypatch):
-    """A notice's version counts the posts on the folder, by every process, and is no time: a post
-    made after the clock went back an hour reaches a reader, and wakes a waiter, as any other."""
-    first, second, reader, waiter = (Board(tmp_path) for _ in range(4))
-    version = first.write("follow", {"n": 1})
-    assert reader.read("follow")[0] == waiter.read("follow")[0] == version
-    step_the_clock_back(monkeypatch)
-    posted = threading.Timer(0.2, lambda: second.write("follow", {"n": 2}))
-    posted.start()
-    newer, value = woken(lambda: waiter.wait("follow", version, timeout=NEVER))
-    assert newer > version and value == {"n": 2}
-    assert reader.read("follow") == (newer, {"n": 2})
-
-
-def test_every_post_has_a_greater_version_than_every_earlier_one_on_the_folder(tmp_path):
-    one, other = Board(tmp_path), Board(tmp_path)
-    versions = [board.write(name, 0) for board, name in [(one, "a"), (other, "b"), (one, "b"), (other, "a")]]
-    assert versions == sorted(set(versions))
-    assert one.current_version() == other.current_version() == versions[-1]
-    assert Board(None).current_version() == 0 and Board(tmp_path / "new").current_version() == 0
-
-
 def test_posts_stay_newer_than_notices_written_before_the_board_counted_its_versions(tmp_path):
     """Notices left by an older server held times (nanoseconds) as versions: a board without a count
     yet starts above the newest of them, or its posts would be taken for older."""
     folder = tmp_path / "board"
     folder.mkdir()
     (folder / "follow.json").write_text(json.dumps({"version": time.time_ns(), "value": {"n": 1}}))
-    old = Board(tmp_path).read("follow")[0]
-    reader = Board(tmp_path)
+    old = FileBoard(tmp_path).read("follow")[0]
+    reader = FileBoard(tmp_path)
     reader.read("follow")
-    newer = Board(tmp_path).write("follow", {"n": 2})
+    newer = FileBoard(tmp_path).write("follow", {"n": 2})
     assert newer > old and reader.read("follow") == (newer, {"n": 2})
+
+
+# ---- Redis's own
+
+only_redis = pytest.mark.parametrize("board_factory", ["redis"], indirect=True)
+
+
+@only_redis
+def test_a_waiter_wakes_for_a_post_made_after_redis_restarted(board_factory, redis_server):
+    """Redis restarted, without persistence, while a process waited: its subscriber reconnects by
+    itself, and the post made after the restart still has the greater version and wakes the waiter;
+    later posts reach it through the channel again."""
+    writer, reader = board_factory(), board_factory()
+    before = writer.write("follow", {"n": 1})
+    assert reader.wait("follow", 0, timeout=NEVER)[0] == before  # subscribed, and watching
+    answer = []
+    waiter = threading.Thread(target=lambda: answer.append(reader.wait("follow", before, timeout=NEVER)), daemon=True)
+    waiter.start()
+    redis_server.stop()
+    redis_server.start()
+    after = writer.write("follow", {"n": 2})
+    waiter.join(timeout=60)  # only bounds a hang
+    assert after > before and answer == [(after, {"n": 2})]
+    later = woken(lambda: reader.wait("follow", after, timeout=NEVER), lambda: writer.write("follow", {"n": 3}))
+    assert later[1] == {"n": 3}
+
+
+@only_redis
+def test_a_board_whose_redis_is_down_says_so_and_works_again_once_it_is_back(board_factory, redis_server, caplog):
+    board = board_factory()
+    version = board.write("follow", {"n": 1})
+    redis_server.stop()
+    with caplog.at_level(logging.ERROR, logger="engine.redis_board"):
+        with pytest.raises(BoardUnavailable):
+            board.write("follow", {"n": 2})
+        with pytest.raises(BoardUnavailable):
+            board.read("follow")
+        with pytest.raises(BoardUnavailable), board.changing("follow"):
+            pass
+    assert f"the board's Redis at 127.0.0.1:{redis_server.port} cannot be reached" in caplog.text
+    redis_server.start()
+    assert board.write("follow", {"n": 3}) > version
+    assert board.read("follow")[1] == {"n": 3}
+
+
+@only_redis
+def test_a_change_lock_left_by_a_process_that_died_expires(board_factory):
+    board = board_factory()
+    board.client.set(f"{board.prefix}lock:count", "a process that died", px=200)
+    with board.changing("count"):  # waits out the dead holder's lease (the test's deadline only bounds a hang)
+        board.write("count", 1)
+    assert board.read("count")[1] == 1
+
+
+@only_redis
+def test_rooms_with_their_own_prefix_share_a_redis_without_seeing_each_other(board_factory, redis_server):
+    from engine.redis_board import RedisBoard
+
+    ours, theirs = board_factory(), RedisBoard(redis_server.url, prefix="another-room:")
+    try:
+        ours.write("follow", {"n": 1})
+        assert theirs.read("follow") == (0, None) and theirs.names("") == []
+    finally:
+        theirs.close()

@@ -1,17 +1,17 @@
-"""Heartbeats on the board: a process beats while something holds its heartbeat, and another takes
-it for gone once its heartbeat has not changed for a lease, timed by the reader's own clock."""
+"""Heartbeats on the board (either kind: tests/conftest.py's `board_factory`): a process beats while
+something holds its heartbeat, and another takes it for gone once its heartbeat has not changed for a
+lease, timed by the reader's own clock."""
 import time
 from types import SimpleNamespace
 
 from engine import liveness, notices
-from engine.board import Board
 from engine.liveness import Heartbeat, Liveness
 
 
-def test_a_process_is_gone_once_its_heartbeat_has_not_changed_for_a_lease_of_the_readers_time(tmp_path, monkeypatch):
+def test_a_process_is_gone_once_its_heartbeat_has_not_changed_for_a_lease_of_the_readers_time(board_factory, monkeypatch):
     clock = SimpleNamespace(now=1000.0)  # the reader's monotonic clock; the writer's clocks play no part
     monkeypatch.setattr(liveness, "time", SimpleNamespace(monotonic=lambda: clock.now))
-    writer, reader = Board(tmp_path), Liveness(Board(tmp_path), lease_seconds=5)
+    writer, reader = board_factory(), Liveness(board_factory(), lease_seconds=5)
     writer.write(notices.alive("beating"), {})
     assert reader.alive("beating")  # first seen now
     clock.now += 5
@@ -25,8 +25,8 @@ def test_a_process_is_gone_once_its_heartbeat_has_not_changed_for_a_lease_of_the
     assert not reader.alive("never-beat")
 
 
-def test_a_heartbeat_beats_at_once_and_on_while_held_and_stops_when_released(tmp_path):
-    board = Board(tmp_path)
+def test_a_heartbeat_beats_at_once_and_on_while_held_and_stops_when_released(board_factory):
+    board = board_factory()
     heartbeat = Heartbeat(board, lease_seconds=0.5)  # a beat every 0.1 s
     name = notices.alive(heartbeat.process_id)
     assert board.read(name)[0] == 0, "nothing holds it: no beat"

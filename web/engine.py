@@ -32,6 +32,7 @@ def init_app(app: Flask) -> None:
     app.extensions["engine"] = Engine(Path(cache_dir), device=str(app.config.get("DEVICE", "auto")),
                                       max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)),
                                       torch_threads=app.config.get("TORCH_THREADS"),
-                                      lease_seconds=float(app.config.get("PROCESS_LEASE_SECONDS", LEASE_SECONDS)))
+                                      lease_seconds=float(app.config.get("PROCESS_LEASE_SECONDS", LEASE_SECONDS)),
+                                      redis_url=app.config.get("REDIS_URL"), redis_prefix=app.config.get("REDIS_PREFIX"))
     if calibrates(app):
         app.before_request(start_calibration)

@@ -1,13 +1,16 @@
 """Error answers: JSON under /api/, a friendly page everywhere else; never a traceback.
 
-A bad parameter (ParamError) or an unknown demo raised anywhere is answered here, the same
-way for every blueprint."""
-from flask import Flask, current_app, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+A bad parameter (ParamError), an unknown demo or a board that cannot be reached (503) raised
+anywhere is answered here, the same way for every blueprint."""
+from flask import Flask, current_app, make_response, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 from demos import UnknownDemo
 from demos.runtime.params import ParamError
+from engine.board import BoardUnavailable
 from web.jsonio import json_error
+
+BOARD_RETRY_SECONDS = 5
 
 
 def wants_json() -> bool:
@@ -31,6 +34,15 @@ def handle_unknown_demo(error: UnknownDemo):
     return json_error(404, f"There is no demo called {error.args[0]!r}.")
 
 
+def handle_board_unavailable(error: BoardUnavailable):
+    # Logged where it happened (engine/redis_board.py): the shared state is away, so this request can
+    # be tried again in a moment, and an EventSource does so by itself.
+    response = make_response(handle_http_error(ServiceUnavailable(
+        "The lecture's shared state cannot be reached just now; try again in a few seconds.")))
+    response.headers["Retry-After"] = str(BOARD_RETRY_SECONDS)
+    return response
+
+
 def handle_unexpected_error(error: Exception):
     # Logged with its traceback for us; the audience sees a plain message.
     current_app.logger.exception("unexpected error on %s", request.path)
@@ -41,4 +53,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(ParamError, handle_param_error)
     app.register_error_handler(UnknownDemo, handle_unknown_demo)
+    app.register_error_handler(BoardUnavailable, handle_board_unavailable)
     app.register_error_handler(Exception, handle_unexpected_error)

@@ -20,7 +20,6 @@ from flask import Blueprint, Flask, jsonify
 
 from demos.runtime.params import ParamError
 from engine import notices
-from engine.notice_lock import changing
 from web.auth import instructor_only
 from web.follow import board, read_state
 from web.jsonio import read_json_object
@@ -77,7 +76,7 @@ def move():
     body = read_json_object()
     place, order = checked_place(body), checked_order(body)
     x, y = place if place else (None, None)
-    with changing(board(), notices.POINTER):  # one read-compare-write at a time, across processes
+    with board().changing(notices.POINTER):  # one read-compare-write at a time, across processes
         shown = board().read(notices.POINTER)[1]
         if overtaken(shown, order):
             return jsonify(pointer=shown)
