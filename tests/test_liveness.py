@@ -40,3 +40,23 @@ def test_a_heartbeat_beats_at_once_and_on_while_held_and_stops_when_released(boa
         time.sleep(0.05)
     last = board.read(name)[0]
     assert board.wait(name, last, timeout=0.5)[0] == last, "released: no beat for five of its intervals"
+
+
+def test_the_audience_counts_only_the_streams_of_processes_that_still_beat(board_factory, monkeypatch):
+    """A server killed with students' streams open leaves its count on the board: it stops counting once
+    its heartbeat stops changing, by the reader's clock (never by comparing the two processes' clocks)."""
+    from web.follow import Audience, count_students
+    clock = SimpleNamespace(now=1000.0)
+    monkeypatch.setattr(liveness, "time", SimpleNamespace(monotonic=lambda: clock.now, sleep=time.sleep))
+    board = board_factory()
+    reader = Liveness(board, lease_seconds=5)
+    killed = Audience(board, Heartbeat(board, lease_seconds=5))
+    killed.change(+2)  # two students' streams, then the process is killed: nothing more is posted
+    killed.heartbeat.holders.clear()  # its beat stops with it
+    board.write(notices.audience("another"), {"streams": 1, "process": "another"})
+    board.write(notices.alive("another"), {})
+    assert count_students(board, reader) == 3
+    clock.now += 3
+    board.write(notices.alive("another"), {})  # the other process beats on
+    clock.now += 3
+    assert count_students(board, reader) == 1

@@ -22,6 +22,7 @@ from demos.runtime.params import ParamError
 from engine import notices
 from engine.board import Board
 from engine.jobs import JOB_ID
+from engine.liveness import Heartbeat, Liveness
 from web.auth import instructor_only, is_instructor
 from web.deck import get_deck
 from web.engine import get_engine
@@ -32,8 +33,6 @@ from web.sse import event_stream
 bp = Blueprint("follow", __name__, url_prefix="/api/follow")
 NOTICE = notices.FOLLOW
 NOBODY_LEADS = {"on": False, "n": 1, "demo": None}
-AUDIENCE_REPOST_SECONDS = 5  # a process with open streams posts its count at least this often,
-AUDIENCE_STALE_SECONDS = 20  # so a count older than this is from a process that has gone
 POINTER_EVERY_SECONDS = 0.05  # a stream sends the pointer at most 20 times a second, always its newest place
 
 
@@ -53,13 +52,15 @@ def public(state: dict) -> dict:
 
 
 class Audience:
-    """The students' follow streams open in this process, posted on the board for every process."""
+    """The students' follow streams open in this process, posted on the board for every process. While
+    any is open the process's heartbeat beats (engine/liveness.py): a count posted by a process that
+    was killed stops counting once its heartbeat stops, with no clock compared between processes."""
 
-    def __init__(self, board: Board, process_id: str):
+    def __init__(self, board: Board, heartbeat: Heartbeat):
         self.board = board  # kept: a stream runs on after its request's context has gone
-        self.name = notices.audience(process_id)
+        self.heartbeat = heartbeat
+        self.name = notices.audience(heartbeat.process_id)
         self.streams = 0
-        self.posted_at = 0.0
         self.lock = threading.Lock()
 
     def counted(self, chunks: Iterator[str]) -> Iterator[str]:
@@ -73,32 +74,25 @@ class Audience:
     def change(self, delta: int) -> None:
         with self.lock:
             self.streams += delta
-            self.post()
-
-    def keep_fresh(self) -> None:
-        """Called at each stream's heartbeat: repost the count before it would look stale."""
-        with self.lock:
-            if time.time() - self.posted_at > AUDIENCE_REPOST_SECONDS:
-                self.post()
-
-    def post(self) -> None:  # with the lock held
-        self.posted_at = time.time()
-        self.board.write(self.name, {"streams": self.streams, "at": self.posted_at})
+            if self.streams > 0:
+                self.heartbeat.hold(self)
+            self.board.write(self.name, {"streams": self.streams, "process": self.heartbeat.process_id})
+            if self.streams == 0:
+                self.heartbeat.release(self)
 
 
-def count_students(board: Board) -> int:
-    """Students' open follow streams in every process that shares the board."""
-    now = time.time()
+def count_students(board: Board, liveness: Liveness) -> int:
+    """Students' open follow streams in every process that shares the board and still beats."""
     counts = [board.read(name, {})[1] for name in board.names(notices.AUDIENCE)]
     return sum(count.get("streams", 0) for count in counts
-               if isinstance(count, dict) and now - count.get("at", 0) < AUDIENCE_STALE_SECONDS)
+               if isinstance(count, dict) and liveness.alive(str(count.get("process", ""))))
 
 
 def get_audience() -> Audience:
     audiences = current_app.extensions.setdefault("follow_audience", {})
     engine = get_engine()
     if id(engine.board) not in audiences:
-        audiences[id(engine.board)] = Audience(engine.board, engine.heartbeat.process_id)
+        audiences[id(engine.board)] = Audience(engine.board, engine.heartbeat)
     return audiences[id(engine.board)]
 
 
@@ -175,8 +169,6 @@ def events():
     pointer_sent_at = 0.0
 
     def wait_for_change(seen, timeout: float) -> tuple[int, int]:
-        if audience is not None:
-            audience.keep_fresh()
         latest.update(engine_board.wait_any(sent, timeout))
         only_the_pointer_moved = latest[NOTICE][0] == sent[NOTICE] and latest[notices.POINTER][0] > sent[notices.POINTER]
         pause = pointer_sent_at + POINTER_EVERY_SECONDS - time.monotonic()
@@ -210,7 +202,7 @@ def events():
 @instructor_only("The size of the audience is for the instructor.")
 def audience():
     """How many students have the lecture open on the follow stream: for the presenter view."""
-    return jsonify(students=count_students(board()), on=bool(read_state()[1].get("on")))
+    return jsonify(students=count_students(board(), get_engine().liveness), on=bool(read_state()[1].get("on")))
 
 
 def init_app(app: Flask) -> None:
