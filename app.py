@@ -4,7 +4,7 @@ from pathlib import Path
 from flask import Flask
 
 from web import (api, assets, carry, cli, compression, deck, engine, errors, export, follow, headers, health, join,
-                 links, logs, pointer, polls, questions, recap, room, static_assets)
+                 links, logs, pointer, polls, questions, recap, room, static_assets, worker)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -15,6 +15,7 @@ def create_app(config: dict | None = None) -> Flask:
         CACHE_DIR=None,  # FLASK_CACHE_DIR; default: <instance folder>/cache
         REDIS_URL=None,  # FLASK_REDIS_URL (redis://host:6379/0): the room's shared state on Redis; default: the cache folder
         REDIS_PREFIX=None,  # FLASK_REDIS_PREFIX: what the room's Redis keys start with; default: greatshift:
+        TRAINING=None,  # FLASK_TRAINING=worker: a `flask --app app worker` trains (needs FLASK_REDIS_URL); default: here
         DEVICE="auto",  # FLASK_DEVICE: auto (CUDA, else MPS, else CPU), cpu, cuda, cuda:1, mps
         INSTRUCTOR_TOKEN=None,  # FLASK_INSTRUCTOR_TOKEN; without one, only localhost may retrain or warm
         INSTRUCTOR_TOKEN_FILE=None,  # where `flask serve` keeps the token it makes; default: instance/instructor-token
@@ -57,6 +58,7 @@ def create_app(config: dict | None = None) -> Flask:
     health.init_app(app)
     recap.init_app(app)
     cli.init_app(app)
+    worker.init_app(app)
     room.init_app(app)
     export.init_app(app)
     carry.init_app(app)

@@ -14,6 +14,9 @@ drive the same `Engine`.
   beats on the board meanwhile (`engine.liveness`), so that the others can tell it was killed.
 - Jobs can be cancelled (by this process or, through the board, by another); a new run of the
   lecturer's stops a student's running job, so the lecturer never waits on a student.
+- With `training="worker"` (FLASK_TRAINING=worker, on Redis) `submit` trains nothing itself: it puts
+  the job on a queue for a training worker in another process (engine/training_queue.py), whose own
+  Engine runs it (`run_enqueued`) and posts it on the board like any job of its own.
 - Every training run's time is written down (`Timings`), and `estimate` tells a slide how long
   its settings will take before anyone presses Run: from those times, or before a demo's first
   run from the server's own speed test (`Calibration`, started with the engine if `calibrate`).
@@ -71,7 +74,12 @@ class Submission:
 class Engine:
     def __init__(self, cache_dir: Path | None, device: str = "auto", max_queued: int = 8,
                  torch_threads: int | None = None, calibrate: bool = False, lease_seconds: float = LEASE_SECONDS,
-                 redis_url: str | None = None, redis_prefix: str | None = None):
+                 redis_url: str | None = None, redis_prefix: str | None = None, training: str | None = None):
+        if training not in (None, "", "here", "worker"):
+            raise ValueError(f"training must be 'here' (the default) or 'worker', not {training!r}")
+        if training == "worker" and not redis_url:
+            raise ValueError("training on a worker (FLASK_TRAINING=worker) needs a Redis (FLASK_REDIS_URL): "
+                             "the worker takes its jobs from there")
         self.device = pick_device(device)
         # Small models train as fast on one CPU thread as on several, and much faster when the
         # cores are busy (serving pages, other processes); the rest are left to the server.
@@ -88,6 +96,7 @@ class Engine:
         self.board.remove_older_than(notices.CANCEL, JOB_NOTICE_SECONDS)
         self.board.remove_older_than(notices.WATCHERS, JOB_NOTICE_SECONDS)
         self.board.remove_older_than(notices.ALIVE, JOB_NOTICE_SECONDS)
+        self.board.remove_older_than(notices.WORKER, JOB_NOTICE_SECONDS)
         # One Engine per server process: its heartbeat is the process's, and names it on the board.
         self.heartbeat = Heartbeat(self.board, lease_seconds)
         self.liveness = Liveness(self.board, lease_seconds)  # whether other processes still beat
@@ -105,6 +114,12 @@ class Engine:
         self.in_flight: dict[str, Job] = {}  # key → the queued or running job for it
         self.lock = threading.Lock()
         self.worker: threading.Thread | None = None
+        self.training_queue = None  # set: jobs go to a training worker, and wait in `enqueued` until it takes them
+        self.enqueued: OrderedDict[str, Job] = OrderedDict()
+        if training == "worker":
+            from engine.training_queue import TrainingQueue  # only then is RQ needed
+
+            self.training_queue = TrainingQueue(redis_url, redis_prefix)
 
     @property
     def device_label(self) -> str:
@@ -192,9 +207,9 @@ class Engine:
             if entry is not None:
                 return Submission(entry=entry)
         with self.lock:
-            job = self.in_flight.get(key)
-            if job is not None and job.stop_reason is None:
-                if not student:  # the lecturer wants it too: it finishes, whoever started it
+            job = self._joinable(key)
+            if job is not None:
+                if not student and isinstance(job, Job):  # the lecturer wants it too: it finishes, whoever started it
                     job.time_limit, job.student = time_limit, False
                 return Submission(job=job)
             # A job may have finished since we looked: it stores its result before leaving in_flight.
@@ -206,6 +221,8 @@ class Engine:
             estimate = self._estimate(demo, params)
             job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit,
                       expected=estimate.seconds if estimate else None, student=student)
+            if self.training_queue is not None:
+                return self._enqueue(job)
             job.should_stop = self._stop_requested
             if watched:
                 job.on_unwatched = lambda job: self.cancel(job.id, "Cancelled: nobody was watching it any more.", by="unwatched")
@@ -223,20 +240,75 @@ class Engine:
             self._start_worker()
         return Submission(job=job, new=True)
 
+    def _joinable(self, key: str) -> Job | RemoteJob | None:
+        """The queued or running job for `key` that a new request for it joins, if there is one."""
+        job = self.in_flight.get(key)
+        if isinstance(job, RemoteJob):  # on the training worker: only the board tells when it ends
+            if not job.finished:
+                return job
+            del self.in_flight[key]
+            return None
+        return job if job is not None and job.stop_reason is None else None
+
+    def _enqueue(self, job: Job) -> Submission:
+        """Hand `job` to the training worker: post it queued, then put it on the worker's queue; the
+        caller follows it on the board, as another process's job (call with the lock held)."""
+        if self.training_queue.waiting() >= self.queue.maxsize:
+            raise QueueFull
+        self._post_notice(job)
+        self.training_queue.enqueue(job)
+        if not job.student:  # a student's job running on the worker gives way (it reads the board too)
+            self.board.write(notices.LECTURER_RUN, {"job": job.id})
+        self.enqueued[job.id] = job  # to end it at once if it is cancelled before the worker takes it
+        while len(self.enqueued) > RECENT_JOBS:
+            self.enqueued.popitem(last=False)
+        self.in_flight[job.key] = remote = self._remote(job.id)
+        return Submission(job=remote, new=True)
+
+    def run_enqueued(self, job_id: str, demo_id: str, params: dict, key: str, force: bool,
+                     time_limit: float | None, student: bool, cancel_token: str) -> None:
+        """Run, as this process's own, a job that a web process put on the training worker's queue
+        (engine.training_queue): its progress and end go on the board, and this process beats meanwhile."""
+        demo = get_demo(demo_id)
+        estimate = self._estimate(demo, params)
+        job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit,
+                  expected=estimate.seconds if estimate else None, student=student, job_id=job_id,
+                  cancel_token=cancel_token)
+        job.should_stop = self._stop_requested
+        with self.lock:
+            self.jobs[job.id] = job
+            self._forget_old_jobs()
+        version, request = self.board.read(notices.cancel(job.id))
+        if version:  # cancelled while it waited on the queue
+            job.cancelled(request["reason"], request.get("by", "cancel"))
+            return
+        self.heartbeat.hold(job.id)  # until the job ends (_post_notice)
+        self._run_job(job)
+
+    def workers_running(self) -> bool:
+        """Whether a training worker (flask worker) beats on the board."""
+        return any(self.liveness.alive(name.removeprefix(notices.WORKER)) for name in self.board.names(notices.WORKER))
+
     def job(self, job_id: str) -> Job | RemoteJob | None:
         """A job of this process, or one another server process posted on the board."""
         if job_id in self.jobs:
             return self.jobs[job_id]
         if JOB_ID.match(job_id) and self.board.read(notices.job(job_id))[0]:
-            return RemoteJob(self.board, job_id, self.heartbeat, self.liveness)
+            return self._remote(job_id)
         return None
+
+    def _remote(self, job_id: str) -> RemoteJob:
+        return RemoteJob(self.board, job_id, self.heartbeat, self.liveness, self.workers_running)
 
     def _post_notice(self, job: Job) -> None:
         # Serialised, and the snapshot taken inside the lock: the last notice is the job's latest state.
         with self.notice_lock:
             try:
+                # `in_queue`: waiting on the training worker's queue, where no process holds it
+                in_queue = self.training_queue is not None and job.status == "queued"
                 self.board.write(notices.job(job.id), {"process": self.heartbeat.process_id, "snapshot": job.snapshot(),
-                                                       "cancel_token": job.cancel_token, "student": job.student})
+                                                       "cancel_token": job.cancel_token, "student": job.student,
+                                                       "in_queue": in_queue})
             except BoardUnavailable:
                 pass  # the job runs on, and its next change is posted: only other processes miss this one
         if job.finished:  # no one needs to know this process runs it any more
@@ -249,6 +321,9 @@ class Engine:
         job = self.jobs.get(job_id)
         if job is None:
             self.board.write(notices.cancel(job_id), {"reason": reason, "by": by})
+            waiting = self.enqueued.pop(job_id, None)
+            if waiting is not None and self.training_queue.withdraw(job_id):  # no worker took it: it ends now
+                waiting.cancelled(reason, by)
             return
         with self.lock:
             if job.finished:

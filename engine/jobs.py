@@ -76,9 +76,10 @@ def remaining_seconds(expected: float | None, elapsed: float, fraction: float,
 class Job:
     def __init__(self, demo_id: str, params: dict, key: str, force: bool = False,
                  on_publish: Callable[["Job"], None] | None = None, time_limit: float | None = None,
-                 expected: float | None = None, student: bool = False):
-        self.id = secrets.token_hex(8)
-        self.cancel_token = secrets.token_hex(16)  # given only to whoever started the job
+                 expected: float | None = None, student: bool = False, job_id: str | None = None,
+                 cancel_token: str | None = None):
+        self.id = job_id or secrets.token_hex(8)  # given: a job another process enqueued for this one to run
+        self.cancel_token = cancel_token or secrets.token_hex(16)  # given only to whoever started the job
         self.student = student
         self.demo_id = demo_id
         self.params = params
@@ -260,21 +261,29 @@ class Job:
 _remote_watchers: dict[str, int] = {}  # watchers notice → this process's streams following another process's job
 _remote_lock = threading.Lock()
 OWNER_GONE = "The server process running this job stopped before it finished. Press Run again."
+NO_WORKER = ("waiting for a training worker, and none is running: start one on the machine that trains "
+             "(flask --app app worker)")
 
 
 class RemoteJob:
     """A job that another server process runs, seen through the notice it posts on the board."""
 
-    def __init__(self, board, job_id: str, heartbeat: Heartbeat, liveness: Liveness):
+    def __init__(self, board, job_id: str, heartbeat: Heartbeat, liveness: Liveness,
+                 workers_running: Callable[[], bool] | None = None):
         self.board = board
         self.id = job_id
         self.notice = notices.job(job_id)
         self.heartbeat = heartbeat  # this process's: beats while its streams follow the job
         self.liveness = liveness
+        self.workers_running = workers_running  # whether a training worker beats (FLASK_TRAINING=worker)
 
     def snapshot(self) -> dict:
         notice = self.board.read(self.notice)[1]
         state = notice["snapshot"]
+        if notice.get("in_queue"):  # on the training worker's queue, in Redis: no process holds it yet
+            if self.workers_running is not None and not self.workers_running():
+                return {**state, "message": NO_WORKER}
+            return state
         if self._owner_gone(notice):
             # Its server process was killed mid-training: say so, rather than "running" forever.
             return {**state, "status": "failed", "message": "failed", "error": OWNER_GONE}
@@ -282,11 +291,25 @@ class RemoteJob:
 
     def _owner_gone(self, notice: dict) -> bool:
         """Whether the job is unfinished but the process that runs it no longer beats."""
-        return notice["snapshot"]["status"] not in TERMINAL and not self.liveness.alive(notice.get("process", ""))
+        return (notice["snapshot"]["status"] not in TERMINAL and not notice.get("in_queue")
+                and not self.liveness.alive(notice.get("process", "")))
 
     @property
     def finished(self) -> bool:
-        return self.snapshot()["status"] in TERMINAL
+        return self.status in TERMINAL
+
+    @property
+    def status(self) -> str:
+        return self.snapshot()["status"]
+
+    @property
+    def demo_id(self) -> str:
+        return self.snapshot()["demo"]
+
+    def brief(self) -> dict:
+        """Where the job stands, as Job.brief says it: the snapshot without its data, result or error."""
+        return {name: value for name, value in self.snapshot().items()
+                if name not in ("data", "result", "cached", "error", "stopped_by")}
 
     @contextmanager
     def watched(self):

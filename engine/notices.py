@@ -7,6 +7,7 @@ WATCHERS = "watchers-"  # + job id and process id: how many of that process's st
 POLL = "poll-"  # + demo id: whether its poll is open, and each voter's choice
 AUDIENCE = "audience-"  # + process id: that process's count of students' open follow streams
 ALIVE = "alive-"  # + process id: that process's heartbeat (engine/liveness.py)
+WORKER = "worker-"  # + process id: a training worker (engine/training_queue.py), alive while that process beats
 LECTURER_RUN = "lecturer-run"  # posted when the lecturer starts a run: students' running jobs give way
 FOLLOW = "follow"  # follow mode: on or off, and the lecturer's slide and demo results
 POINTER = "pointer"  # the lecturer's pointer on the slide, or hidden: apart, so its moves leave FOLLOW unwritten
@@ -36,3 +37,7 @@ def audience(process_id: str) -> str:
 
 def alive(process_id: str) -> str:
     return ALIVE + process_id
+
+
+def worker(process_id: str) -> str:
+    return WORKER + process_id

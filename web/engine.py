@@ -33,6 +33,7 @@ def init_app(app: Flask) -> None:
                                       max_queued=int(app.config.get("MAX_QUEUED_JOBS", 32)),
                                       torch_threads=app.config.get("TORCH_THREADS"),
                                       lease_seconds=float(app.config.get("PROCESS_LEASE_SECONDS", LEASE_SECONDS)),
-                                      redis_url=app.config.get("REDIS_URL"), redis_prefix=app.config.get("REDIS_PREFIX"))
+                                      redis_url=app.config.get("REDIS_URL"), redis_prefix=app.config.get("REDIS_PREFIX"),
+                                      training=app.config.get("TRAINING"))
     if calibrates(app):
         app.before_request(start_calibration)

@@ -1,0 +1,98 @@
+"""Training in a separate worker process, through RQ on the room's Redis (`FLASK_TRAINING=worker`).
+
+Why RQ: it needs nothing but Redis, which the room's state already uses (engine/redis_board.py); it is
+small; and its `SimpleWorker` runs each job in the worker's own process, so the models it keeps stay
+loaded between jobs and one process holds the device.
+
+- A web process enqueues a job (`TrainingQueue.enqueue`): its id and settings, on the lecturer's queue
+  or the students'. The worker listens to both, the lecturer's first, so the lecturer's jobs go first.
+- `serve` runs the worker (`flask --app app worker`): each job goes through the worker's own Engine
+  (`Engine.run_enqueued`), which posts its progress and end on the board and beats meanwhile, as for a
+  job of its own; so the web processes follow, cancel and outlive it as they do another process's job.
+  One worker per device: one training at a time on it.
+- A job still waiting can be taken off its queue (`withdraw`), so that a cancel ends it at once.
+"""
+import threading
+
+import redis
+from rq import Queue, SimpleWorker
+from rq.timeouts import TimerDeathPenalty
+
+from engine import notices
+from engine.board import BoardUnavailable
+from engine.redis_board import COMMAND_SECONDS, CONNECT_SECONDS, DEFAULT_PREFIX, UNREACHABLE
+
+# The Engine the worker process runs its jobs with: RQ calls `run_enqueued` by its name, with no context.
+_worker_engine = None
+
+
+def queue_names(prefix: str | None) -> list[str]:
+    """The lecturer's queue, then the students' (a worker takes from the first that has a job)."""
+    room = (prefix or DEFAULT_PREFIX).rstrip(":")
+    return [f"{room}-lecturer", f"{room}-students"]
+
+
+def connect(redis_url: str) -> redis.Redis:
+    # Not decoding replies: RQ stores its jobs pickled.
+    return redis.Redis.from_url(redis_url, socket_connect_timeout=CONNECT_SECONDS, socket_timeout=COMMAND_SECONDS)
+
+
+class TrainingQueue:
+    """The web processes' side: put jobs on the worker's queues, or take a waiting one off."""
+
+    def __init__(self, redis_url: str, prefix: str | None = None):
+        self.connection = connect(redis_url)
+        self.lecturer, self.students = (Queue(name, connection=self.connection) for name in queue_names(prefix))
+
+    def waiting(self) -> int:
+        """How many jobs wait for the worker, on both queues."""
+        try:
+            return self.lecturer.count + self.students.count
+        except UNREACHABLE as error:
+            raise BoardUnavailable(str(error)) from error
+
+    def enqueue(self, job) -> None:
+        """Put `job` (an engine.jobs.Job, posted queued on the board) on its queue for the worker."""
+        spec = {"job_id": job.id, "demo_id": job.demo_id, "params": job.params, "key": job.key, "force": job.force,
+                "time_limit": job.time_limit, "student": job.student, "cancel_token": job.cancel_token}
+        queue = self.students if job.student else self.lecturer
+        try:  # no time limit from RQ (the engine's own apply), and no result kept: the board has it
+            queue.enqueue(run_enqueued, spec, job_id=job.id, job_timeout=-1, result_ttl=0)
+        except UNREACHABLE as error:
+            raise BoardUnavailable(str(error)) from error
+
+    def withdraw(self, job_id: str) -> bool:
+        """Take a job off its queue if no worker has taken it yet; True if it was still there."""
+        try:
+            return bool(self.lecturer.remove(job_id) or self.students.remove(job_id))
+        except UNREACHABLE:
+            return False  # it ends when the worker takes it and reads the cancel request
+
+
+def run_enqueued(spec: dict) -> None:
+    """What the worker runs for each job: the job, through the worker process's Engine."""
+    _worker_engine.run_enqueued(**spec)
+
+
+class TrainingWorker(SimpleWorker):
+    """RQ's SimpleWorker (each job in this process), timing nothing with SIGALRM (a job has no RQ time
+    limit) and leaving signals alone outside the main thread, where Python allows no handler (tests)."""
+
+    death_penalty_class = TimerDeathPenalty
+
+    def _install_signal_handlers(self):
+        if threading.current_thread() is threading.main_thread():
+            super()._install_signal_handlers()
+
+
+def serve(engine, redis_url: str, prefix: str | None = None, burst: bool = False) -> None:
+    """Train the enqueued jobs with `engine`, one at a time, until stopped (or, with `burst`, until the
+    queues are empty). The worker beats on the board all along: the web processes tell by it that a
+    worker is there, and the jobs it runs beat with it."""
+    global _worker_engine
+    _worker_engine = engine
+    connection = connect(redis_url)
+    queues = [Queue(name, connection=connection) for name in queue_names(prefix)]
+    with engine.heartbeat.held():
+        engine.board.write(notices.worker(engine.heartbeat.process_id), {"device": engine.device_label})
+        TrainingWorker(queues, connection=connection).work(burst=burst, logging_level="WARNING")
