@@ -159,3 +159,14 @@ def test_training_on_a_worker_without_redis_is_refused_at_start(tmp_path):
         create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "TRAINING": "worker"})
     result = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path)}).test_cli_runner().invoke(args=["worker"])
     assert result.exit_code == 2 and "FLASK_REDIS_URL" in result.output
+
+
+def test_the_api_answers_for_a_job_waiting_on_the_worker(redis_server, tmp_path):
+    client = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "REDIS_URL": redis_server.url,
+                         "TRAINING": "worker"}).test_client()
+    started = client.post("/api/demos/line_fit/run", json=FAST)
+    assert started.status_code == 202 and started.get_json()["status"] == "queued"
+    assert "flask --app app worker" in client.get(started.get_json()["url"]).get_json()["message"]
+    assert client.get("/healthz").get_json()["jobs_running"] == []
+    cancelled = client.post(started.get_json()["cancel"], json={"token": started.get_json()["cancel_token"]})
+    assert cancelled.get_json()["status"] == "cancelled"
