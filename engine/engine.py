@@ -218,9 +218,7 @@ class Engine:
                 return Submission(entry=entry)
             if admit is not None:
                 admit()
-            estimate = self._estimate(demo, params)
-            job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit,
-                      expected=estimate.seconds if estimate else None, student=student)
+            job = self._new_job(demo, params, key, force, time_limit, student)
             if self.training_queue is not None:
                 return self._enqueue(job)
             job.should_stop = self._stop_requested
@@ -239,6 +237,14 @@ class Engine:
             self._forget_old_jobs()
             self._start_worker()
         return Submission(job=job, new=True)
+
+    def _new_job(self, demo: ModuleType, params: dict, key: str, force: bool, time_limit: float | None,
+                 student: bool, **ids) -> Job:
+        """A job of `demo` posted on the board as it changes, with this machine's estimate of its time;
+        `ids`: the id and cancel token a web process gave a job it enqueued for this one (run_enqueued)."""
+        estimate = self._estimate(demo, params)
+        return Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit,
+                   expected=estimate.seconds if estimate else None, student=student, **ids)
 
     def _joinable(self, key: str) -> Job | RemoteJob | None:
         """The queued or running job for `key` that a new request for it joins, if there is one."""
@@ -270,10 +276,7 @@ class Engine:
         """Run, as this process's own, a job that a web process put on the training worker's queue
         (engine.training_queue): its progress and end go on the board, and this process beats meanwhile."""
         demo = get_demo(demo_id)
-        estimate = self._estimate(demo, params)
-        job = Job(demo.ID, params, key, force, on_publish=self._post_notice, time_limit=time_limit,
-                  expected=estimate.seconds if estimate else None, student=student, job_id=job_id,
-                  cancel_token=cancel_token)
+        job = self._new_job(demo, params, key, force, time_limit, student, job_id=job_id, cancel_token=cancel_token)
         job.should_stop = self._stop_requested
         with self.lock:
             self.jobs[job.id] = job
