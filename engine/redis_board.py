@@ -82,6 +82,16 @@ def glob_escaped(text: str) -> str:
     return "".join(f"\\{char}" if char in "*?[]\\" else char for char in text)
 
 
+@contextmanager
+def talking_to(address: str, doing: str) -> Iterator[None]:
+    """Report a Redis that cannot be reached as BoardUnavailable, with a log line saying so."""
+    try:
+        yield
+    except UNREACHABLE as error:
+        log.error("the board's Redis at %s cannot be reached (%s): %s", address, doing, error)
+        raise BoardUnavailable(f"the board's Redis at {address} cannot be reached") from error
+
+
 class RedisBoard(Board):
     def __init__(self, url: str, prefix: str = DEFAULT_PREFIX):
         super().__init__()
@@ -107,14 +117,8 @@ class RedisBoard(Board):
     def key(self, name: str) -> str:
         return f"{self.prefix}notice:{name}"
 
-    @contextmanager
-    def _talking(self, doing: str) -> Iterator[None]:
-        """Report a Redis that cannot be reached as BoardUnavailable, with a log line saying so."""
-        try:
-            yield
-        except UNREACHABLE as error:
-            log.error("the board's Redis at %s cannot be reached (%s): %s", self.address, doing, error)
-            raise BoardUnavailable(f"the board's Redis at {self.address} cannot be reached") from error
+    def _talking(self, doing: str):
+        return talking_to(self.address, doing)
 
     def _post(self, name: str, value) -> int:
         text = json.dumps(value, separators=(",", ":"))

@@ -19,8 +19,7 @@ from rq import Queue, SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
 from engine import notices
-from engine.board import BoardUnavailable
-from engine.redis_board import COMMAND_SECONDS, CONNECT_SECONDS, DEFAULT_PREFIX, UNREACHABLE
+from engine.redis_board import COMMAND_SECONDS, CONNECT_SECONDS, DEFAULT_PREFIX, UNREACHABLE, address_of, talking_to
 
 # The Engine the worker process runs its jobs with: RQ calls `run_enqueued` by its name, with no context.
 _worker_engine = None
@@ -41,25 +40,22 @@ class TrainingQueue:
     """The web processes' side: put jobs on the worker's queues, or take a waiting one off."""
 
     def __init__(self, redis_url: str, prefix: str | None = None):
+        self.address = address_of(redis_url)
         self.connection = connect(redis_url)
         self.lecturer, self.students = (Queue(name, connection=self.connection) for name in queue_names(prefix))
 
     def waiting(self) -> int:
         """How many jobs wait for the worker, on both queues."""
-        try:
+        with talking_to(self.address, "counting the training queues"):
             return self.lecturer.count + self.students.count
-        except UNREACHABLE as error:
-            raise BoardUnavailable(str(error)) from error
 
     def enqueue(self, job) -> None:
         """Put `job` (an engine.jobs.Job, posted queued on the board) on its queue for the worker."""
         spec = {"job_id": job.id, "demo_id": job.demo_id, "params": job.params, "key": job.key, "force": job.force,
                 "time_limit": job.time_limit, "student": job.student, "cancel_token": job.cancel_token}
         queue = self.students if job.student else self.lecturer
-        try:  # no time limit from RQ (the engine's own apply), and no result kept: the board has it
-            queue.enqueue(run_enqueued, spec, job_id=job.id, job_timeout=-1, result_ttl=0)
-        except UNREACHABLE as error:
-            raise BoardUnavailable(str(error)) from error
+        with talking_to(self.address, f"enqueueing {job.id}"):  # no time limit from RQ (the engine's own apply),
+            queue.enqueue(run_enqueued, spec, job_id=job.id, job_timeout=-1, result_ttl=0)  # and no result kept
 
     def withdraw(self, job_id: str) -> bool:
         """Take a job off its queue if no worker has taken it yet; True if it was still there."""
