@@ -27,9 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def page_script(client, n: int) -> str:
-    """The script the slide's page loads: its ES modules bundled (web/static_assets.py)."""
+    """The script the slide's page runs once painted (js/start/after_paint.js): its ES modules bundled
+    (web/static_assets.py)."""
     html = client.get(f"/slides/{n}").get_data(as_text=True)
-    [src] = re.findall(r'<script defer src="([^"]+)"', html)
+    [src] = re.findall(r'<script defer src="[^"]+" data-script="([^"]+)"', html)
     return client.get(src).get_data(as_text=True)
 
 

@@ -36,7 +36,8 @@ def test_the_export_holds_every_slide_and_the_assets_but_no_notes(exported):
         first_sentence = re.sub(r"<[^>]+>", "", slide.notes_html).split(".")[0]
         assert first_sentence not in html, "a student's copy has no speaker notes"
     assert f'data-url="#/{slide_number("index_lookup")}"' in html and f'href="#/{slide_number(LECTURE[-1])}"' in html  # slides work without a server
-    assert 'src="static/js/main.bundle.js"' in html and 'type="module"' not in html  # modules do not load from disk
+    assert 'data-script="static/js/main.bundle.js"' in html and 'type="module"' not in html  # modules do not load from disk
+    assert 'src="static/js/start/after_paint.js"' in html  # which runs the bundle once the slide has painted
     assert 'data-plotly-url="vendor/plotly.min.js"' in html  # the deck's own build, whole
     assert hashlib.sha256((out / "vendor" / "plotly.min.js").read_bytes()).hexdigest() == plotly_build()["sha256"]
     assert "/api/" not in html, "a static copy calls no server"
