@@ -229,3 +229,27 @@ def test_the_presenters_numbers_are_the_cached_summaries_with_their_device_budge
     # A server restarted on the same cache folder reads the date back from the entry on disk.
     again = create_app({"TESTING": True, "CACHE_DIR": app.config["CACHE_DIR"]}).test_client()
     assert again.get("/api/measured").get_json()["slides"][n] == [run]
+
+
+def sentences_on(client, path: str) -> list[str]:
+    """The result sentences (.demo-summary) a slide's page comes with, before any script has run."""
+    html = client.get(path).get_data(as_text=True)
+    return [text for text in re.findall(r'<p class="demo-summary"[^>]*>([^<]*)</p>', html) if text]
+
+
+def test_a_slide_comes_with_the_sentence_of_the_result_it_opens_on_and_a_poll_slide_without(app, client):
+    engine = app.extensions["engine"]
+    assert sentences_on(client, slide_path("system_check")) == [], "nothing measured: nothing to say"
+    entry, _ = engine.compute(*engine.resolve("system_check", None))
+    assert sentences_on(client, slide_path("system_check")) == [escape(entry.result["summary"])]
+    assert sentences_on(client, slide_path(LECTURE[1])) == [], "only the slide the page opens on"
+    # Measured again (a Retrain): the page says the new sentence, not the one it was first rendered with.
+    _, params, key = engine.resolve("system_check", None)
+    engine.cache.put("system_check", key, params, {**entry.result, "summary": "Measured again <b>now</b>."})
+    assert sentences_on(client, slide_path("system_check")) == ["Measured again &lt;b&gt;now&lt;/b&gt;."]
+    # A poll's slide keeps its result for after the class's prediction: its page says nothing of it.
+    poll = next(slide for slide in load_deck() if slide.poll)
+    _, params, key = engine.resolve(poll.demo, None)
+    engine.cache.put(poll.demo, key, params, {"summary": "The answer to the poll."})
+    assert engine.cached(poll.demo) is not None
+    assert sentences_on(client, f"/slides/{poll.n}") == []

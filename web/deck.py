@@ -21,24 +21,42 @@ def get_deck() -> list[Slide]:
 
 class PageCache:
     """Each slide's page rendered (and gzipped: 87 KB → about 15 KB for the Wi-Fi) once, when first
-    asked for, as a whole class opens the same pages; again after an edit. A page is rendered under a
-    lock, so 200 students arriving at once wait for one rendering instead of each doing it."""
+    asked for, as a whole class opens the same pages; again after an edit, and after the result the
+    slide opens on changed (its summary is in the page). A page is rendered under a lock, so 200
+    students arriving at once wait for one rendering instead of each doing it."""
 
     def __init__(self):
-        self.rendered: tuple[list[Slide] | None, dict[int, tuple[bytes, bytes]]] = (None, {})  # the deck, its pages
+        # The deck, and its pages by (slide, summary of the result the slide opens on).
+        self.rendered: tuple[list[Slide] | None, dict[tuple[int, str | None], tuple[bytes, bytes]]] = (None, {})
         self.lock = threading.Lock()
 
     def page(self, deck: list[Slide], n: int) -> tuple[bytes, bytes]:
+        summary = opening_summary(deck[n - 1])
         rendered_deck, pages = self.rendered
-        if deck is rendered_deck and n in pages:
-            return pages[n]
+        if deck is rendered_deck and (n, summary) in pages:
+            return pages[n, summary]
         with self.lock:
             if deck is not self.rendered[0]:  # the slide files changed (load_deck read them again): start afresh
                 self.rendered = (deck, {})
             pages = self.rendered[1]
-            if n not in pages:
-                pages[n] = render_page(deck, n)
-            return pages[n]
+            for old in [key for key in pages if key[0] == n and key[1] != summary]:
+                del pages[old]  # a new result: the old page will not be asked for again
+            if (n, summary) not in pages:
+                pages[n, summary] = render_page(deck, n, opening=summary)
+            return pages[n, summary]
+
+
+def opening_summary(slide: Slide) -> str | None:
+    """The summary of the result a slide opens on by itself (a run carried in from another machine,
+    else its cached default: what its widget looks up first), or None: no such result, or a poll on the
+    slide, whose result waits for the class's prediction. The page carries it, so a phone reads the
+    measured sentence with the slide's first paint, before the page's script has run or asked for the
+    result; the widget then shows that same result, or clears the sentence if it shows another."""
+    if slide.poll or slide.demo not in DEMOS:
+        return None
+    engine = get_engine()
+    entry = engine.carried_run(slide.demo) or engine.cached(slide.demo)
+    return entry.result.get("summary") if entry is not None else None
 
 
 def demo_budgets(engine) -> dict[str, dict]:
@@ -49,12 +67,13 @@ def demo_budgets(engine) -> dict[str, dict]:
                       "full": engine.full_params(demo)} for demo_id, demo in DEMOS.items()}
 
 
-def render_page(deck: list[Slide], n: int, print_mode: bool = False) -> tuple[bytes, bytes]:
-    """The deck opened at slide n; for printing, with every demo not measured yet said so."""
+def render_page(deck: list[Slide], n: int, print_mode: bool = False, opening: str | None = None) -> tuple[bytes, bytes]:
+    """The deck opened at slide n, with the summary of the result that slide opens on (`opening`,
+    opening_summary); for printing, with every demo not measured yet said so."""
     unmeasured = unmeasured_demos(deck) if print_mode else set()
     html = render_template("deck/deck.html", deck=deck, current=deck[n - 1], demos=DEMOS,
                            budgets=demo_budgets(get_engine()), print_mode=print_mode,
-                           unmeasured=unmeasured).encode()
+                           unmeasured=unmeasured, opening_summary=opening).encode()
     return html, gzip_bytes(html)
 
 

@@ -73,6 +73,15 @@ def test_a_reload_shows_the_cached_result_without_pressing_run(open_page):
     expect(widget.locator(".demo-run")).to_have_text("Rerun")
 
 
+def test_a_link_to_settings_not_computed_leaves_no_sentence_of_the_default_on_show(open_page):
+    # The page comes with the default result's sentence (web/deck.py opening_summary); the link asks
+    # for another result, which is not computed: nothing speaks for it.
+    page = open_page(slide_path("system_check") + "?size=1024")
+    widget = demo(page, "system_check")
+    expect(widget.locator(".demo-badge")).to_contain_text("not computed with these settings yet")
+    expect(widget.locator(".demo-summary")).to_be_empty()
+
+
 def test_a_demo_waits_to_be_shown(open_page):
     page = open_page(slide_path("signal_decay"))
     # The system check's demo is cached, but it is not on screen, so it has not been asked for.

@@ -93,3 +93,31 @@ def test_plotly_is_downloaded_in_the_background_but_run_only_for_a_chart(browser
         assert len(downloads) == 1, downloads
     finally:
         context.close()
+
+
+def test_a_phone_reads_the_sentence_before_the_chart_and_the_chart_does_not_push_it_away(browser, server):
+    """On a hall's Wi-Fi the chart library arrives seconds after the page: the measured sentence comes
+    with the page (before any script), above where the chart goes, and stays where it is once drawn."""
+    cache_slide_one(server.url)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    held = []  # the chart library's requests, answered only once the sentence has been looked at
+    page.route("**/vendor/plotly-*", lambda route: held.append(route))
+    try:
+        page.goto(server.url + "/slides/1")
+        widget = page.locator("#slide-system_check")
+        sentence = widget.locator(".demo-summary")
+        expect(sentence).to_contain_text("matrix product took")
+        expect(widget.locator(".demo-badge")).to_contain_text("cached")  # the page's script has run
+        assert widget.locator(".js-plotly-plot .main-svg").count() == 0, "no chart without the library"
+        before = sentence.bounding_box()
+        assert before["y"] + before["height"] <= 844, "on the first screen"
+        for route in held:
+            route.continue_()
+        page.unroute("**/vendor/plotly-*")
+        expect(widget.locator(".js-plotly-plot .main-svg").first).to_be_visible(timeout=60_000)
+        after = sentence.bounding_box()
+        assert abs(after["y"] - before["y"]) < 1, (before, after)
+        assert after["y"] < widget.locator(".js-plotly-plot").first.bounding_box()["y"], "the sentence above the chart"
+    finally:
+        context.close()

@@ -153,6 +153,14 @@ export class DemoWidget {
   // and the poll is closed (back on the slide, a reload), its default result is the poll's own run:
   // every screen shows it, the projector as the phones.
   async onShow() {
+    await this.open();
+    // The page came with the summary of the result this slide opens on (web/deck.py opening_summary),
+    // for the first paint: it stays only while a result is on show (that one, or another's own summary).
+    if (!this.result) this.summary.textContent = "";
+  }
+
+  // What onShow shows, as said above it.
+  async open() {
     const resumed = await this.resumed; // after a reload, the job this tab started comes first
     this.resumed = null;
     if (this.result) {
@@ -367,7 +375,9 @@ export class DemoWidget {
     this.setBusy(false);
     this.badge.showResult(result, source);
     this.estimate.clear(); // the badge says this result's time
-    this.summary.textContent = result.summary ?? "";
+    // Unchanged text left as it is (the page may have come with it: web/deck.py opening_summary), so
+    // that the browser does not paint the sentence a second time.
+    if (this.summary.textContent !== (result.summary ?? "")) this.summary.textContent = result.summary ?? "";
     // A run carried in at another machine's settings: Run trains this machine's own (a carried run at
     // this machine's own settings is its default already: Rerun shows it, Retrain trains it here).
     this.runButton.textContent = result.carried && longer ? "Run here" : "Rerun";
