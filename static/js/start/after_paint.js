@@ -2,9 +2,11 @@
 // head preloads it) once the slide has painted, never before: a phone shows the slide's words first,
 // and everything the script asks for (results, the chart library) comes after the first paint, on every
 // load, not only on the loads where the script happened to arrive late. A classic script, not a module.
-// At the same moment the chart library starts downloading, at low priority, while the script runs
-// (charts.js fetchPlotly takes the download over): on a hall's Wi-Fi it arrives a third of a second
-// sooner than if the script asked for it once it had run.
+// On a slide that opens on a result (the page says so: data-chart-first), the chart library starts
+// downloading at the same moment, at low priority, while the script runs (charts.js fetchPlotly takes
+// the download over): on a hall's Wi-Fi the first chart comes a third of a second sooner than if the
+// script asked for it once it had run. A slide whose poll comes first leaves the link to its own
+// answers (the poll, the class) and gets the library after the script has run, as before.
 (() => {
   const tag = document.currentScript;
   let started = false;
@@ -15,7 +17,7 @@
     script.src = tag.dataset.script;
     document.head.append(script);
     const plotly = document.body.dataset.plotlyUrl;
-    if (plotly && location.protocol.startsWith("http")) {
+    if (plotly && document.body.dataset.chartFirst && location.protocol.startsWith("http")) {
       const link = Object.assign(document.createElement("link"), { rel: "preload", as: "fetch", href: plotly, crossOrigin: "anonymous" });
       link.setAttribute("fetchpriority", "low");
       document.head.append(link);
