@@ -135,10 +135,10 @@ def test_a_job_waits_queued_saying_so_while_no_worker_runs_and_is_cancelled_at_o
 
 def test_a_worker_killed_mid_run_leaves_no_job_stuck(room, redis_server, tmp_path):
     web, _ = room
-    job = web.submit("line_fit", FAST).job
+    job = web.submit("line_fit", {"steps": 5000}).job  # 50 s on the paced worker
     env = {**os.environ, "FLASK_REDIS_URL": redis_server.url, "FLASK_CACHE_DIR": str(tmp_path / "cache"),
            "FLASK_PROCESS_LEASE_SECONDS": str(LEASE), "FLASK_DEVICE": "cpu"}
-    worker = subprocess.Popen([sys.executable, "-m", "flask", "--app", "tests.spinning_worker_app", "worker"],
+    worker = subprocess.Popen([sys.executable, "-m", "flask", "--app", "tests.paced_worker_app", "worker"],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until(lambda: job.snapshot()["message"] == "training", timeout=120)  # only ends a hang
