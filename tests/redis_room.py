@@ -40,11 +40,12 @@ class Room:
         self.worker_app = worker_app
         self.worker = None
 
-    def start(self) -> "Room":
+    def start(self, worker: bool = True) -> "Room":
         self.redis.start()
         for server in self.servers:
             server.start()
-        self.start_worker()
+        if worker:
+            self.start_worker()
         return self
 
     def start_worker(self) -> None:
