@@ -49,7 +49,7 @@ from engine.cache import Entry, ResultCache, cache_key
 from engine.carried import CarriedIndex
 from engine import notices
 from engine.calibration import Calibration
-from engine.jobs import JOB_ID, Job, JobStopped, RemoteJob
+from engine.jobs import JOB_ID, UNWATCHED, Job, JobStopped, RemoteJob
 from engine.liveness import LEASE_SECONDS, Heartbeat, Liveness
 from engine.timings import Estimate, Timings, work
 
@@ -220,10 +220,10 @@ class Engine:
                 admit()
             job = self._new_job(demo, params, key, force, time_limit, student)
             if self.training_queue is not None:
-                return self._enqueue(job)
+                return self._enqueue(job, watched)
             job.should_stop = self._stop_requested
             if watched:
-                job.on_unwatched = lambda job: self.cancel(job.id, "Cancelled: nobody was watching it any more.", by="unwatched")
+                job.on_unwatched = lambda job: self.cancel(job.id, UNWATCHED, by="unwatched")
                 job.watched_elsewhere = self._watched_elsewhere
             try:
                 self.queue.put_nowait((int(student), next(self.arrivals), job))
@@ -256,15 +256,16 @@ class Engine:
             return None
         return job if job is not None and job.stop_reason is None else None
 
-    def _enqueue(self, job: Job) -> Submission:
-        """Hand `job` to the training worker: post it queued, then put it on the worker's queue; the
-        caller follows it on the board, as another process's job (call with the lock held)."""
+    def _enqueue(self, job: Job, watched: bool) -> Submission:
+        """Hand `job` to the training worker: post it queued, then put it on the worker's queue, last, so
+        that a Redis lost midway answers 503 with nothing left to train; the caller follows it on the
+        board, as another process's job (call with the lock held)."""
         if self.training_queue.waiting() >= self.queue.maxsize:
             raise QueueFull
         self._post_notice(job)
-        self.training_queue.enqueue(job)
         if not job.student:  # a student's job running on the worker gives way (it reads the board too)
             self.board.write(notices.LECTURER_RUN, {"job": job.id})
+        self.training_queue.enqueue(job, watched)
         self.enqueued[job.id] = job  # to end it at once if it is cancelled before the worker takes it
         while len(self.enqueued) > RECENT_JOBS:
             self.enqueued.popitem(last=False)
@@ -301,7 +302,8 @@ class Engine:
         return None
 
     def _remote(self, job_id: str) -> RemoteJob:
-        return RemoteJob(self.board, job_id, self.heartbeat, self.liveness, self.workers_running)
+        taken_by = self.training_queue.taken_by if self.training_queue is not None else None
+        return RemoteJob(self.board, job_id, self.heartbeat, self.liveness, self.workers_running, taken_by)
 
     def _post_notice(self, job: Job) -> None:
         # Serialised, and the snapshot taken inside the lock: the last notice is the job's latest state.

@@ -29,6 +29,7 @@ UNWATCHED_GRACE = 3.0  # seconds a job nobody watches keeps running: a reloaded 
 # What stopped a job before it finished (its `stopped_by`): Cancel (whoever started it, or the
 # instructor), its last watcher leaving, its time limit, or a run of the lecturer's going first.
 STOPPED_BY = ("cancel", "unwatched", "time_limit", "lecturer")
+UNWATCHED = "Cancelled: nobody was watching it any more."
 
 
 class JobStopped(Exception):
@@ -261,6 +262,7 @@ class Job:
 _remote_watchers: dict[str, int] = {}  # watchers notice → this process's streams following another process's job
 _remote_lock = threading.Lock()
 OWNER_GONE = "The server process running this job stopped before it finished. Press Run again."
+LOST_FROM_QUEUE = "lost"  # what `taken_by` says of a job the worker's queue does not have (no process id looks so)
 NO_WORKER = ("waiting for a training worker, and none is running: start one on the machine that trains "
              "(flask --app app worker)")
 
@@ -269,30 +271,39 @@ class RemoteJob:
     """A job that another server process runs, seen through the notice it posts on the board."""
 
     def __init__(self, board, job_id: str, heartbeat: Heartbeat, liveness: Liveness,
-                 workers_running: Callable[[], bool] | None = None):
+                 workers_running: Callable[[], bool] | None = None, taken_by: Callable[[str], str | None] | None = None):
         self.board = board
         self.id = job_id
         self.notice = notices.job(job_id)
         self.heartbeat = heartbeat  # this process's: beats while its streams follow the job
         self.liveness = liveness
         self.workers_running = workers_running  # whether a training worker beats (FLASK_TRAINING=worker)
+        self.taken_by = taken_by  # which worker took a job off the queue (engine.training_queue.TrainingQueue)
 
     def snapshot(self) -> dict:
         notice = self.board.read(self.notice)[1]
         state = notice["snapshot"]
-        if notice.get("in_queue"):  # on the training worker's queue, in Redis: no process holds it yet
-            if self.workers_running is not None and not self.workers_running():
-                return {**state, "message": NO_WORKER}
-            return state
-        if self._owner_gone(notice):
-            # Its server process was killed mid-training: say so, rather than "running" forever.
+        owner = self._owner(notice)
+        if self._gone(state, owner):
+            # Its server process (or the worker that took it) was killed: say so, rather than "running" forever.
             return {**state, "status": "failed", "message": "failed", "error": OWNER_GONE}
+        if owner is None and self.workers_running is not None and not self.workers_running():
+            return {**state, "message": NO_WORKER}
         return state
 
-    def _owner_gone(self, notice: dict) -> bool:
-        """Whether the job is unfinished but the process that runs it no longer beats."""
-        return (notice["snapshot"]["status"] not in TERMINAL and not notice.get("in_queue")
-                and not self.liveness.alive(notice.get("process", "")))
+    def _owner(self, notice: dict) -> str | None:
+        """The id of the process that holds the job: the one that posted it, or, for a job its notice
+        says is on the training worker's queue, the worker that took it from there; None while it waits."""
+        if not notice.get("in_queue"):
+            return notice.get("process", "")
+        # The worker posts the job running only once it has it: asking the queue covers a worker killed
+        # in between, and a queue that lost the job (a Redis restarted without its data: LOST_FROM_QUEUE).
+        return self.taken_by(self.id) if self.taken_by is not None else None
+
+    def _gone(self, state: dict, owner: str | None) -> bool:
+        """Whether the job is unfinished but its `owner` no longer beats (or never will: lost from the queue)."""
+        return (state["status"] not in TERMINAL and owner is not None
+                and (owner == LOST_FROM_QUEUE or not self.liveness.alive(owner)))
 
     @property
     def finished(self) -> bool:
@@ -336,7 +347,7 @@ class RemoteJob:
         tells. (A notice that changed was posted by its process just now: no need to ask.)"""
         seen_version = seen[0] if isinstance(seen, tuple) else seen
         version, notice = self.board.wait(self.notice, seen_version, timeout)
-        return version, version == seen_version and self._owner_gone(notice)
+        return version, version == seen_version and self._gone(notice["snapshot"], self._owner(notice))
 
     @property
     def cancel_token(self) -> str:

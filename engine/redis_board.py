@@ -174,7 +174,10 @@ class RedisBoard(Board):
         return sorted(key[start:] for key in self._keys(prefix))
 
     def remove_older_than(self, prefix: str, seconds: float) -> None:
-        keys = self._keys(prefix)
+        try:
+            keys = self._keys(prefix)
+        except BoardUnavailable:
+            return  # housekeeping, left for the next start: a server starts while Redis is away, and answers 503
         with self._talking(f"removing old {prefix}"):
             for start in range(0, len(keys), 500):  # a few hundred at a time: each script holds the server
                 self.remove_script(keys=keys[start:start + 500], args=[seconds])

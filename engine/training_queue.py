@@ -11,14 +11,23 @@ loaded between jobs and one process holds the device.
   job of its own; so the web processes follow, cancel and outlive it as they do another process's job.
   One worker per device: one training at a time on it.
 - A job still waiting can be taken off its queue (`withdraw`), so that a cancel ends it at once.
+- The worker is named on RQ by its heartbeat's process id, so that a web process can tell a job the
+  worker took and then died with (`taken_by`) from one still waiting, as it tells a job whose process
+  died mid-run: it fails, saying so, rather than wait forever.
+- A job started from a slide is cancelled once every page that followed it has gone, on any web
+  server (`_cancel_once_unwatched`), as a web process's own job is (engine.jobs.Job.watched).
 """
 import threading
 
 import redis
 from rq import Queue, SimpleWorker
+from rq.exceptions import NoSuchJobError
+from rq.job import Job as QueuedJob
 from rq.timeouts import TimerDeathPenalty
 
 from engine import notices
+from engine.board import BoardUnavailable
+from engine.jobs import LOST_FROM_QUEUE, UNWATCHED, UNWATCHED_GRACE
 from engine.redis_board import COMMAND_SECONDS, CONNECT_SECONDS, DEFAULT_PREFIX, UNREACHABLE, address_of, talking_to
 
 # The Engine the worker process runs its jobs with: RQ calls `run_enqueued` by its name, with no context.
@@ -49,10 +58,12 @@ class TrainingQueue:
         with talking_to(self.address, "counting the training queues"):
             return self.lecturer.count + self.students.count
 
-    def enqueue(self, job) -> None:
-        """Put `job` (an engine.jobs.Job, posted queued on the board) on its queue for the worker."""
+    def enqueue(self, job, watched: bool = False) -> None:
+        """Put `job` (an engine.jobs.Job, posted queued on the board) on its queue for the worker;
+        `watched`: cancel it once the pages that follow it have all gone."""
         spec = {"job_id": job.id, "demo_id": job.demo_id, "params": job.params, "key": job.key, "force": job.force,
-                "time_limit": job.time_limit, "student": job.student, "cancel_token": job.cancel_token}
+                "time_limit": job.time_limit, "student": job.student, "cancel_token": job.cancel_token,
+                "watched": watched}
         queue = self.students if job.student else self.lecturer
         with talking_to(self.address, f"enqueueing {job.id}"):  # no time limit from RQ (the engine's own apply),
             queue.enqueue(run_enqueued, spec, job_id=job.id, job_timeout=-1, result_ttl=0)  # and no result kept
@@ -65,9 +76,42 @@ class TrainingQueue:
             return False  # it ends when the worker takes it and reads the cancel request
 
 
+    def taken_by(self, job_id: str) -> str | None:
+        """The process id of the worker that took `job_id` off its queue; None while it waits there;
+        LOST_FROM_QUEUE if the queue has no such job (a Redis restarted without its data, or one lost
+        before the job was put there)."""
+        with talking_to(self.address, f"looking for {job_id}"):
+            try:
+                return QueuedJob.fetch(job_id, connection=self.connection).worker_name or None
+            except NoSuchJobError:
+                return LOST_FROM_QUEUE
+
+
 def run_enqueued(spec: dict) -> None:
     """What the worker runs for each job: the job, through the worker process's Engine."""
-    _worker_engine.run_enqueued(**spec)
+    watched, ended = spec.pop("watched", False), threading.Event()
+    if watched:
+        threading.Thread(target=_cancel_once_unwatched, args=(spec["job_id"], ended), daemon=True).start()
+    try:
+        _worker_engine.run_enqueued(**spec)
+    finally:
+        ended.set()
+
+
+def _cancel_once_unwatched(job_id: str, ended: threading.Event) -> None:
+    """Cancel the job once pages followed it and, for a grace period, none does any more. The worker
+    has no stream of its own: the web servers count theirs on the board (engine.jobs.RemoteJob.watched),
+    and a job that no page has followed yet (a page still connecting) is left alone."""
+    engine = _worker_engine
+    while not ended.wait(UNWATCHED_GRACE):
+        try:
+            job = engine.jobs.get(job_id)
+            followed = engine.board.names(notices.watchers(job_id))
+            if job is not None and followed and not engine._watched_elsewhere(job):
+                engine.cancel(job_id, UNWATCHED, by="unwatched")
+                return
+        except BoardUnavailable:
+            pass  # no count can be read while Redis is away: the job runs on, as a stop request would wait
 
 
 class TrainingWorker(SimpleWorker):
@@ -89,6 +133,25 @@ def serve(engine, redis_url: str, prefix: str | None = None, burst: bool = False
     _worker_engine = engine
     connection = connect(redis_url)
     queues = [Queue(name, connection=connection) for name in queue_names(prefix)]
+    stopped = threading.Event()
     with engine.heartbeat.held():
-        engine.board.write(notices.worker(engine.heartbeat.process_id), {"device": engine.device_label})
-        TrainingWorker(queues, connection=connection).work(burst=burst, logging_level="WARNING")
+        threading.Thread(target=_announce, args=(engine, stopped), name="worker-notice", daemon=True).start()
+        worker = TrainingWorker(queues, connection=connection, name=engine.heartbeat.process_id)
+        try:
+            worker.work(burst=burst, logging_level="WARNING")
+        finally:
+            stopped.set()
+
+
+def _announce(engine, stopped: threading.Event) -> None:
+    """Post that this process is a training worker, and again every lease while it serves: a Redis
+    restarted without its data, or a web server clearing old notices as it starts, forgets it otherwise,
+    and the web servers would say that no worker runs."""
+    name = notices.worker(engine.heartbeat.process_id)
+    while True:
+        try:
+            engine.board.write(name, {"device": engine.device_label})
+        except BoardUnavailable:
+            pass  # posted again once Redis answers
+        if stopped.wait(engine.liveness.lease_seconds):
+            return

@@ -1,6 +1,7 @@
 """Two server processes (two apps, each with a cache folder of its own) on one Redis (`REDIS_URL`):
 the lecturer's follow state posted through one is what the other serves, a poll answered through both
-counts both answers, and a request while Redis is down is a 503 in JSON, not a traceback."""
+counts both answers, and a request while Redis is down is a 503 in JSON, not a traceback, even in a
+server started while it was down."""
 import pytest
 
 from app import create_app
@@ -43,3 +44,19 @@ def test_a_request_while_redis_is_down_is_a_503_in_json(apps, redis_server):
         assert response.headers["Retry-After"] == "5"
     redis_server.start()
     assert client.get("/api/follow").status_code == 200
+
+
+def test_a_server_starts_while_redis_is_down_and_answers_503_until_it_is_back(redis_server, tmp_path):
+    redis_server.stop()
+    app = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path), "REDIS_URL": redis_server.url, "TRAINING": "worker"})
+    client = app.test_client()
+    try:
+        for response in (client.get("/api/follow"), client.post("/api/demos/line_fit/run", json={"steps": 20})):
+            assert response.status_code == 503 and response.get_json()["status"] == 503
+        health = client.get("/healthz").get_json()  # up, saying what is missing
+        assert health["status"] == "ok" and health["shared_state"] == "unreachable"
+        redis_server.start()
+        assert client.get("/api/follow").status_code == 200
+        assert client.get("/healthz").get_json()["training_queue"] == {"waiting": 0, "worker_alive": False}
+    finally:
+        app.extensions["engine"].board.close()

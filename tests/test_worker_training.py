@@ -1,18 +1,23 @@
 """Training on a separate worker (FLASK_TRAINING=worker): a web-side Engine enqueues on RQ, a worker's
 Engine trains, and the web side follows the job on the board: its progress and result, the lecturer's
-jobs first, a cancel, a worker killed mid-run, and a job waiting while no worker runs."""
+jobs first, a cancel, a worker killed mid-run or after taking a job, a job lost with a restarted Redis,
+a job nobody follows any more, and a job waiting while no worker runs."""
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+import uuid
 
 import pytest
+from rq import Queue
 
 from app import create_app
-from engine import Engine
-from engine.training_queue import serve
+from engine import Engine, notices
+from engine.board import BoardUnavailable
+from engine.jobs import UNWATCHED_GRACE
+from engine.training_queue import TrainingWorker, connect, queue_names, serve
 from tests import line_fit
 from tests.held_jobs import FAST, Gate, Spinner, wait_done
 from tests.live_server import ROOT
@@ -135,10 +140,10 @@ def test_a_job_waits_queued_saying_so_while_no_worker_runs_and_is_cancelled_at_o
 
 def test_a_worker_killed_mid_run_leaves_no_job_stuck(room, redis_server, tmp_path):
     web, _ = room
-    job = web.submit("line_fit", FAST).job
+    job = web.submit("line_fit", {"steps": 5000}).job  # 50 s on the paced worker
     env = {**os.environ, "FLASK_REDIS_URL": redis_server.url, "FLASK_CACHE_DIR": str(tmp_path / "cache"),
            "FLASK_PROCESS_LEASE_SECONDS": str(LEASE), "FLASK_DEVICE": "cpu"}
-    worker = subprocess.Popen([sys.executable, "-m", "flask", "--app", "tests.spinning_worker_app", "worker"],
+    worker = subprocess.Popen([sys.executable, "-m", "flask", "--app", "tests.paced_worker_app", "worker"],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until(lambda: job.snapshot()["message"] == "training", timeout=120)  # only ends a hang
@@ -170,3 +175,55 @@ def test_the_api_answers_for_a_job_waiting_on_the_worker(redis_server, tmp_path)
     assert client.get("/healthz").get_json()["jobs_running"] == []
     cancelled = client.post(started.get_json()["cancel"], json={"token": started.get_json()["cancel_token"]})
     assert cancelled.get_json()["status"] == "cancelled"
+
+
+def test_a_job_taken_by_a_worker_that_died_before_starting_it_fails_saying_so(room, redis_server):
+    web, _ = room
+    job = web.submit("line_fit", FAST).job
+    # A worker takes the job off its queue, as RQ does, and dies before its Engine posts it running.
+    connection = connect(redis_server.url)
+    dead = TrainingWorker([Queue(name, connection=connection) for name in queue_names(None)],
+                          connection=connection, name=uuid.uuid4().hex)  # no heartbeat ever posted under it
+    taken, _ = dead.dequeue_job_and_maintain_ttl(None)
+    dead.prepare_job_execution(taken)
+    assert web.training_queue.waiting() == 0 and job.snapshot()["status"] == "queued"
+    wait_until(lambda: job.snapshot()["status"] == "failed", timeout=LEASE + 3)
+    assert "stopped before it finished" in job.snapshot()["error"]
+    assert web.submit("line_fit", FAST).job.id != job.id, "a new request starts a new job, not the lost one"
+
+
+def test_a_waiting_job_lost_with_a_restarted_redis_fails_instead_of_waiting_forever(room, redis_server):
+    web, _ = room
+    job = web.submit("line_fit", FAST).job
+    redis_server.stop()
+    redis_server.start()  # without the data it had: the queue and the job's notice are gone
+    assert job.snapshot()["status"] == "failed"
+    assert web.submit("line_fit", FAST).job.id != job.id
+
+
+def test_a_job_followed_from_a_slide_is_cancelled_once_nobody_follows_it(room, redis_server, monkeypatch):
+    web, worker = room
+    spinner = Spinner(monkeypatch)
+    job = web.submit("line_fit", FAST, watched=True).job
+    with job.watched():  # a page's stream on a web server, counted on the board
+        thread = start_worker(worker, redis_server.url)
+        assert spinner.entered.wait(timeout=30)
+    state = wait_done(job, timeout=2 * UNWATCHED_GRACE + 3)
+    assert state["status"] == "cancelled" and state["stopped_by"] == "unwatched"
+    thread.join(timeout=30)
+
+
+def test_a_lecturers_job_is_not_put_on_the_queue_when_redis_goes_away_midway(room, monkeypatch):
+    web, _ = room
+    real_write = web.board.write
+
+    def write_until_the_lecturers_run(name, value):
+        if name == notices.LECTURER_RUN:
+            raise BoardUnavailable("Redis went away")
+        return real_write(name, value)
+
+    monkeypatch.setattr(web.board, "write", write_until_the_lecturers_run)
+    with pytest.raises(BoardUnavailable):  # a 503 for the request
+        web.submit("line_fit", FAST)
+    assert web.training_queue.waiting() == 0, "nothing left on the queue for the worker to train unasked"
+    assert web.in_flight == {}
