@@ -1,7 +1,9 @@
-"""The README and the guides in docs/ stay true: the README's three commands are the app's own and
+"""The README and the guides in docs/ stay true: the README's four commands are the app's own and
 CI's, the README stays a short front door, every relative link reaches a file and a heading, and
 the benchmarks guide keeps a generated block for each benchmark `benchmarks.figures` rewrites."""
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,25 +24,32 @@ HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", flags=re.MULTILINE)
 
 def readme_commands() -> list[str]:
     readme = README.read_text(encoding="utf-8")
-    section = readme.split("## Three commands", 1)[1].split("\n## ", 1)[0]
+    section = readme.split("## Four commands", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```sh\n(.+?)\n```", section, flags=re.DOTALL)
 
 
-def test_the_readme_gives_the_quickest_start_first_then_the_room_then_the_tests():
-    start, room, test = readme_commands()
+def test_the_readme_gives_the_quickest_start_first_then_the_room_then_the_tests_then_several_servers():
+    start, room, test, several = readme_commands()
     assert "flask --app app run" in start
     assert "flask --app app serve" in room
     assert "pytest" in test
+    assert "deploy/two_servers.sh" in several
+
+
+def test_the_several_servers_command_is_a_script_of_the_project_that_bash_reads(tmp_path):
+    script = ROOT / "deploy" / "two_servers.sh"
+    assert os.access(script, os.X_OK), "run as written: executable"
+    assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
 
 
 def test_the_room_command_is_one_the_app_has(app):
-    _, room, _ = readme_commands()
+    _, room, _, _ = readme_commands()
     words = room.split("flask --app app ", 1)[1].split()
     assert app.test_cli_runner().invoke(args=[*words, "--help"]).exit_code == 0
 
 
 def test_ci_runs_the_readme_test_command():
-    _, _, test = readme_commands()
+    _, _, test, _ = readme_commands()
     assert test in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
 
 
