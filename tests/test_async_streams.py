@@ -1,6 +1,7 @@
 """Web servers that do not train (FLASK_TRAINING=worker) run gunicorn's gevent workers (gunicorn.conf.py): one
 worker holds far more follow streams than a gthread worker has threads, every one of them gets the lecturer's
-slide change through the Redis board, pages and the API answer meanwhile, and the cap still refuses with a 503."""
+slide change (posted through it, or through another server on the same Redis), pages and the API answer
+meanwhile, the heartbeat comes, and the cap still refuses with a 503."""
 import asyncio
 import json
 import os
@@ -14,6 +15,8 @@ import urllib.request
 import pytest
 
 from benchmarks.load_client import Connection, open_stream
+from engine import notices
+from engine.redis_board import RedisBoard
 from tests.forked_servers import ROOT
 from tests.live_server import free_port
 
@@ -44,7 +47,7 @@ def gevent_server(redis_server, tmp_path):
             except OSError:
                 assert process.poll() is None and time.monotonic() < deadline, log.read_text()
                 time.sleep(0.1)
-        yield port, log
+        yield port, log, redis_server.url
     finally:
         process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown: no waiting out the streams' grace
         process.wait(timeout=30)
@@ -63,7 +66,7 @@ async def next_event(reader, name: str) -> dict:
         buffer += chunk
 
 
-async def a_class_following(port: int) -> None:
+async def a_class_following(port: int, redis_url: str) -> None:
     lecturer = Connection("127.0.0.1", port, {"X-Instructor-Token": TOKEN})
     assert (await lecturer.request("POST", "/api/follow", b'{"on": true, "n": 1}'))[0] == 200
     streams = [await open_stream("127.0.0.1", port, "/api/follow/events") for _ in range(STREAMS)]
@@ -80,6 +83,13 @@ async def a_class_following(port: int) -> None:
     assert (await lecturer.request("POST", "/api/follow", b'{"n": 2}'))[0] == 200
     moved = await asyncio.gather(*(next_event(reader, "follow") for reader, _ in streams))
     assert [state["n"] for state in moved] == [2] * STREAMS
+    # A change posted through another server reaches them too: the board's subscriber, a greenlet on
+    # gevent's sockets, hears it on Redis and wakes them.
+    other_server = RedisBoard(redis_url)
+    other_server.write(notices.FOLLOW, {"on": True, "n": 3, "demo": None})
+    other_server.close()
+    moved = await asyncio.gather(*(next_event(reader, "follow") for reader, _ in streams))
+    assert [state["n"] for state in moved] == [3] * STREAMS
     reader, _ = streams[0]
     assert b": still here" in await asyncio.wait_for(reader.read(4096), 5)  # the heartbeat (every second here)
     for connection in (lecturer, refused, student):
@@ -89,8 +99,8 @@ async def a_class_following(port: int) -> None:
 
 
 def test_a_gevent_worker_holds_more_follow_streams_than_threads_and_each_gets_the_slide_change(gevent_server):
-    port, log = gevent_server
-    asyncio.run(a_class_following(port))
+    port, log, redis_url = gevent_server
+    asyncio.run(a_class_following(port, redis_url))
     assert "Using worker: gevent" in log.read_text()
 
 
