@@ -37,6 +37,7 @@ from tests.redis_server import RedisServer
 
 TOKEN = "benchmark-lecturer"  # the servers' FLASK_INSTRUCTOR_TOKEN: followers on this machine are students
 OPENING_AT_ONCE = 100  # followers connecting at the same moment (a class arriving, not one SYN flood)
+OPEN_SECONDS = 20  # a stream not answered within this is counted an error
 
 
 def raise_file_limit() -> None:
@@ -88,8 +89,9 @@ async def follower(host: str, port: int, lecture: Lecture, results: Results, ope
     """Open the follow stream, then time every slide change it brings until `done`."""
     async with gate:
         try:
-            reader, writer = await open_stream(host, port, "/api/follow/events")
-        except (OSError, RuntimeError, ValueError, IndexError) as error:
+            # A gthread server with every thread taken leaves the request unanswered: an error, not a hang.
+            reader, writer = await asyncio.wait_for(open_stream(host, port, "/api/follow/events"), OPEN_SECONDS)
+        except (OSError, RuntimeError, ValueError, IndexError) as error:  # TimeoutError is an OSError
             results.record("open stream", 0, False, repr(error))
             return
     opened.append(writer)
