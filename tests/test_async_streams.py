@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -100,7 +101,9 @@ async def a_class_following(port: int, redis_url: str) -> None:
 
 def test_a_gevent_worker_holds_more_follow_streams_than_threads_and_each_gets_the_slide_change(gevent_server):
     port, log, redis_url = gevent_server
-    asyncio.run(a_class_following(port, redis_url))
+    # On a thread of its own: in a test process that ran a browser test, Playwright's loop is this thread's.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, a_class_following(port, redis_url)).result()
     assert "Using worker: gevent" in log.read_text()
 
 
