@@ -144,10 +144,11 @@ async def poll_student(host, port, seconds, results: Results, rng: random.Random
     connection.close()
 
 
-async def run_poll(url: str, students: int, seconds: float):
-    """The whole class answers one poll; returns (results, elapsed, expected counts, final counts, stream counts)."""
-    parsed = urlparse(url)
-    host, port = parsed.hostname, parsed.port
+async def run_poll(urls: list[str], students: int, seconds: float):
+    """The whole class answers one poll, student i through server i mod len(urls); returns (results,
+    elapsed, expected counts, final counts, stream counts)."""
+    addresses = [(parsed.hostname, parsed.port) for parsed in map(urlparse, urls)]
+    host, port = addresses[0]
     lecturer = Connection(host, port)  # on the server's machine without a token: the instructor
     for action in ("reset", "open"):
         status, body = await lecturer.request("POST", f"/api/polls/{POLL_DEMO}", json.dumps({"action": action}).encode())
@@ -155,8 +156,8 @@ async def run_poll(url: str, students: int, seconds: float):
             raise SystemExit(f"cannot {action} the poll: HTTP {status} {body[:200]!r} (set no instructor token)")
     results, finals, streams, done = Results(), [], [], asyncio.Event()
     started = time.perf_counter()
-    await asyncio.gather(*(poll_student(host, port, seconds, results, random.Random(i), finals, streams, done)
-                           for i in range(students)))
+    await asyncio.gather(*(poll_student(*addresses[i % len(addresses)], seconds, results, random.Random(i), finals,
+                                        streams, done) for i in range(students)))
     elapsed = time.perf_counter() - started
     expected = [finals.count(choice) for choice in range(3)]
     deadline = time.monotonic() + 5  # the streams send the last counts within a quarter of a second
@@ -246,7 +247,7 @@ def main() -> None:
                 class_loop.report(args, *asyncio.run(class_loop.run_class_loop(parsed.hostname, parsed.port, args)))
                 return
             if args.poll:
-                report_poll(args, *asyncio.run(run_poll(url, args.students, args.seconds)))
+                report_poll(args, *asyncio.run(run_poll([url], args.students, args.seconds)))
                 return
             warm(url, CACHED_DEMO)
             results, elapsed, jobs = asyncio.run(run_load(url, args.students, args.seconds, args.train_demo,

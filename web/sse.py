@@ -1,7 +1,14 @@
 """Server-Sent Events: one loop for every stream the site sends (a job's progress, follow mode).
 
-Each open stream holds a server thread, so their number is capped (`MAX_EVENT_STREAMS` per
-process); a stream that cannot start gets a 503 and the browser's EventSource retries.
+Under gunicorn's gthread workers each open stream holds a server thread; under its gevent workers
+(gunicorn.conf.py) a greenlet of a few kilobytes. Either way their number is capped
+(`MAX_EVENT_STREAMS` per process: 500 threads, or thousands of greenlets); a stream that cannot
+start gets a 503 and the browser's EventSource retries.
+
+One change wakes every stream that waits on it at once (a slide change: every follower of the
+process). At most `BUILDING_AT_ONCE` of them build their event at the same moment, since building it
+may read the board: on Redis each reader takes a connection from a pool of 100 per process, which a
+thousand greenlets woken together would otherwise empty (redis-py then fails the read).
 A comment goes out every few seconds (`SSE_HEARTBEAT_SECONDS`): it keeps proxies from closing
 quiet streams, and it is how the server notices a listener that has gone (the write fails and
 the thread ends).
@@ -16,8 +23,10 @@ from typing import Any, Callable, ContextManager, Iterator
 from flask import Response, current_app, jsonify, stream_with_context
 
 RECONNECT_MS = 1000  # how soon a dropped browser reconnects (the browsers' default is about 3 s)
+BUILDING_AT_ONCE = 32  # streams building an event at once per process; the rest of the Redis pool serves pages
 _open = 0
 _open_lock = threading.Lock()
+_building = threading.BoundedSemaphore(BUILDING_AT_ONCE)  # under gevent, patched: a greenlet waits its turn
 
 
 def open_streams() -> int:
@@ -57,12 +66,17 @@ def event_stream(wait_for_change: Callable[[Any, float], Any], current: Callable
                 retry = f"retry: {RECONNECT_MS}\n"  # sent with the first event
                 seen = -1
                 while True:
-                    version = wait_for_change(seen, heartbeat)
+                    if seen == -1:  # the first event reads the board at once: it takes its turn too
+                        with _building:
+                            version = wait_for_change(seen, heartbeat)
+                    else:
+                        version = wait_for_change(seen, heartbeat)
                     if version == seen:
                         yield ": still here\n\n"
                         continue
                     seen = version
-                    events = current()
+                    with _building:
+                        events = current()
                     for event, data, final in events if isinstance(events, list) else [events]:
                         yield retry + format_event(event, data)
                         retry = ""
