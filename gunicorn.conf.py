@@ -32,8 +32,14 @@ if worker_class not in ("gthread", "gevent"):
 if worker_class == "gevent" and trains_here:
     raise SystemExit("GREATSHIFT_WORKER_CLASS=gevent needs FLASK_TRAINING=worker (and FLASK_REDIS_URL): "
                      "a greenlet training in the web process would freeze every stream of that process")
-# A student's page holds one stream (follow mode), two on a slide with a poll: 200 students, 400 streams.
-threads = int(os.environ.get("GREATSHIFT_THREADS", "250"))
+# A student's page holds one stream (follow mode), two on a slide with a poll: a thousand students
+# on one machine, two thousand streams over the three workers. An idle thread costs a few kilobytes
+# (1,200 of them about 10 MB, measured), and a worker starts them only as its connections need them.
+threads = int(os.environ.get("GREATSHIFT_THREADS", "1000"))
+# gthread: the streams never take a worker's last hundred threads (a quarter of fewer; the cap is
+# FLASK_MAX_EVENT_STREAMS, set below unless given), so that pages and answers are still served; a
+# stream past the cap gets a 503 and the browser retries, where past the threads it would wait unanswered.
+reserved_threads = min(100, threads // 4)
 # gevent: open connections per worker, streams and page requests together. Its streams are capped
 # below that (FLASK_MAX_EVENT_STREAMS, set below unless given), so that pages still get answered.
 worker_connections = int(os.environ.get("GREATSHIFT_CONNECTIONS", "5000"))
@@ -47,13 +53,14 @@ errorlog = "-"
 loglevel = "info"
 # Training uses one CPU thread per job, leaving the other cores to the request threads.
 raw_env = [f"FLASK_TORCH_THREADS={os.environ.get('FLASK_TORCH_THREADS', '1')}"]
-if worker_class == "gevent":
-    raw_env.append(f"FLASK_MAX_EVENT_STREAMS={os.environ.get('FLASK_MAX_EVENT_STREAMS', worker_connections * 4 // 5)}")
-    # Every stream is an open file, and each may also hold a connection to Redis: as many files as
-    # the system lets this user open (the workers inherit the limit).
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+streams = worker_connections * 4 // 5 if worker_class == "gevent" else max(1, threads - reserved_threads)
+raw_env.append(f"FLASK_MAX_EVENT_STREAMS={os.environ.get('FLASK_MAX_EVENT_STREAMS', streams)}")
+# Every stream is an open file (past a thousand, over the usual soft limit of 1,024), and each may
+# also hold a connection to Redis: as many files as the system lets this user open (the workers
+# inherit the limit).
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if hard == resource.RLIM_INFINITY or soft < hard:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def post_worker_init(worker):

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 DEFAULT_PREFIX = "greatshift:"
 CONNECT_SECONDS = 2.0  # a request waits no longer than this for a Redis that does not answer...
 COMMAND_SECONDS = 5.0  # ...or for a reply
+POOL_CONNECTIONS = 50  # a process's connections to Redis (beside its subscriber's): its requests wait for one
 LISTEN_SECONDS = 1.0  # the subscriber looks up from its channel this often (to notice close())
 RECONNECT_PAUSES = (0.05, 2.0)  # the subscriber's first pause after a lost connection, and its longest
 LOCK_LEASE_MS = 5000  # a change's lock outlives a holder that died by this long, at most
@@ -103,7 +104,11 @@ class RedisBoard(Board):
                           socket_timeout=COMMAND_SECONDS, socket_keepalive=True)
         # A command retries twice, quickly: a pooled connection that a restarted server closed is
         # replaced without the caller seeing it; a server that is down is reported within a second.
-        self.client = redis.Redis.from_url(url, retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2), **connection)
+        # The pool waits for a free connection (up to a command's time) rather than failing at once:
+        # a slide change wakes every stream of a process together, a thousand under gevent.
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=POOL_CONNECTIONS, timeout=COMMAND_SECONDS,
+                                                     retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2), **connection)
+        self.client = redis.Redis(connection_pool=pool)
         # The subscriber's connection does not retry on its own: its loop reconnects, and reads again.
         self.subscriber_client = redis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), **connection)
         self.post_script = self.client.register_script(POST)

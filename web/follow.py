@@ -184,7 +184,10 @@ def events():
         events = []
         if latest[NOTICE][0] > sent[NOTICE]:
             sent[NOTICE] = latest[NOTICE][0]
-            events.append(("follow", public(read_state()[1]), False))
+            # The state as the wait brought it, not read again: a slide change wakes every follower
+            # of the process at once, and on Redis each read would be a round trip of its own.
+            state = latest[NOTICE][1]
+            events.append(("follow", public(NOBODY_LEADS if state is None else state), False))
         version, pointer = latest[notices.POINTER]
         if version > sent[notices.POINTER]:
             sent[notices.POINTER] = version

@@ -2,13 +2,14 @@
 
 Under gunicorn's gthread workers each open stream holds a server thread; under its gevent workers
 (gunicorn.conf.py) a greenlet of a few kilobytes. Either way their number is capped
-(`MAX_EVENT_STREAMS` per process: 500 threads, or thousands of greenlets); a stream that cannot
+(`MAX_EVENT_STREAMS` per process: under gunicorn.conf.py a gthread worker's threads less a
+hundred kept for pages and answers, or thousands of greenlets); a stream that cannot
 start gets a 503 and the browser's EventSource retries.
 
 One change wakes every stream that waits on it at once (a slide change: every follower of the
 process). At most `BUILDING_AT_ONCE` of them build their event at the same moment, since building it
-may read the board: on Redis each reader takes a connection from a pool of 100 per process, which a
-thousand greenlets woken together would otherwise empty (redis-py then fails the read).
+may read the board: on Redis each reader takes a connection from the process's pool (engine/redis_board.py, which
+waits for a free one), and a thousand greenlets woken together would otherwise queue there all at once.
 A comment goes out every few seconds (`SSE_HEARTBEAT_SECONDS`): it keeps proxies from closing
 quiet streams, and it is how the server notices a listener that has gone (the write fails and
 the thread ends).
