@@ -84,6 +84,8 @@ class Calibration:
         if never measured."""
         if self._thread is not None:
             self._done.wait(wait)
+        elif self._seconds is None:  # measured since by another process (a training worker: web/engine.py)
+            self._seconds = self._read()
         return self._seconds
 
     def _run(self) -> None:

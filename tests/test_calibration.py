@@ -76,3 +76,14 @@ def test_an_unreadable_file_is_measured_again(tmp_path):
     assert calibration.seconds() == pytest.approx(0.6)
     assert json.loads((tmp_path / "calibration.json").read_text())["cpu"]["seconds"] == pytest.approx(0.6)
 
+
+
+def test_a_speed_test_another_process_ran_later_is_read_when_asked(tmp_path):
+    # A web server with FLASK_TRAINING=worker runs none: the training worker's, written into the cache
+    # folder they share after the server started, is the one its estimates use.
+    server = Calibration(tmp_path, CPU, "cpu", measure=FakeTest(1.0))
+    assert server.seconds() is None
+    worker = Calibration(tmp_path, CPU, "cpu", measure=lambda device: 0.25)
+    worker.start()
+    assert worker.seconds(wait=None) == 0.25
+    assert server.seconds() == 0.25

@@ -227,3 +227,11 @@ def test_a_lecturers_job_is_not_put_on_the_queue_when_redis_goes_away_midway(roo
         web.submit("line_fit", FAST)
     assert web.training_queue.waiting() == 0, "nothing left on the queue for the worker to train unasked"
     assert web.in_flight == {}
+
+
+def test_a_web_server_that_trains_nothing_runs_no_speed_test(redis_server, tmp_path):
+    # Its worker runs it (web/worker.py); under gevent a speed test here would hold every stream.
+    app = create_app({"TESTING": True, "CALIBRATE": True, "CACHE_DIR": str(tmp_path), "REDIS_URL": redis_server.url,
+                      "TRAINING": "worker"})
+    assert app.test_client().get("/slides/1").status_code == 200
+    assert app.extensions["engine"].calibration._thread is None

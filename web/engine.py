@@ -35,5 +35,8 @@ def init_app(app: Flask) -> None:
                                       lease_seconds=float(app.config.get("PROCESS_LEASE_SECONDS", LEASE_SECONDS)),
                                       redis_url=app.config.get("REDIS_URL"), redis_prefix=app.config.get("REDIS_PREFIX"),
                                       training=app.config.get("TRAINING"))
-    if calibrates(app):
+    # A web server that trains nothing (FLASK_TRAINING=worker) runs no speed test either: the training
+    # worker runs it (web/worker.py), into the cache folder they share, where the servers read it; and
+    # under a gevent worker PyTorch timing for seconds would hold every stream of the process.
+    if calibrates(app) and app.extensions["engine"].training_queue is None:
         app.before_request(start_calibration)

@@ -5,7 +5,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from engine.training_queue import queue_names, serve
-from web.engine import get_engine
+from web.engine import calibrates, get_engine
 
 
 @click.command("worker")
@@ -20,6 +20,8 @@ def worker_command(burst: bool):
     engine = get_engine()
     click.echo(f"Training worker on {engine.device_label}; queues {', '.join(queue_names(prefix))}; "
                f"cache: {engine.cache.directory}")
+    if calibrates(current_app):
+        engine.calibration.start()  # the speed test behind the web servers' estimates, which run none (web/engine.py)
     serve(engine, redis_url, prefix, burst)
 
 
