@@ -31,3 +31,20 @@ def test_the_wheel_holds_every_module_and_data_file_and_nothing_stale(tmp_path):
     with zipfile.ZipFile(wheel) as shipped:  # the corpus arrives intact: its sha256 is the one its manifest names
         manifest = json.loads(shipped.read("demos/core/data/python_docs.json"))
         assert hashlib.sha256(shipped.read("demos/core/data/python_docs.json.xz")).hexdigest() == manifest["sha256"]
+
+
+def test_the_install_brings_what_the_gevent_web_workers_import():
+    # gunicorn.conf.py runs gevent workers where the web servers train nothing (deploy/two_servers.sh);
+    # gunicorn's gevent extra names what they import (gevent, packaging): a fresh `pip install -e .`
+    # without it had no packaging, and every web server of the README's fourth command failed to start.
+    import tomllib
+    from importlib.metadata import requires
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert any(dependency.startswith("gunicorn[gevent]") for dependency in declared), declared
+    extra = [requirement.split(";")[0].split(">")[0].strip() for requirement in requires("gunicorn")
+             if 'extra == "gevent"' in requirement]
+    assert "gevent" in extra
+    for module in extra:
+        __import__(module)
+    __import__("gunicorn.workers.ggevent")
