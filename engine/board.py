@@ -13,6 +13,10 @@ Whichever kind it is, a notice's version is a count, not a time: every post, by 
 greater version than every earlier post on the board. Each process keeps its own view of the notices
 (the newest version of each it has posted or read) and never goes back to an older one, so readers
 and waiters compare versions, never clocks.
+
+A notice may also be a map (`write_field`, `clear`): its value is `{field: value}`, changed one field
+at a time, so that a class's answers are each one small change rather than a rewrite of every answer.
+It is read and waited on like any notice; a name is used as a map or as a plain notice, never both.
 """
 import threading
 from abc import ABC, abstractmethod
@@ -52,6 +56,23 @@ class Board(ABC):
                 version = self.newest + 1
             self._keep(name, version, value)
         return version
+
+    def write_field(self, name: str, field: str, value) -> int:
+        """Set one field of map notice `name` to `value` (JSON-safe; None removes the field), for every
+        process; returns the map's new version. Writes of different fields never undo each other.
+        This one rewrites the whole map under its lock, which a kind may do better (Redis does)."""
+        with self.changing(name):
+            fields = dict(self.read(name, {})[1])
+            if value is None:
+                fields.pop(field, None)
+            else:
+                fields[field] = value
+            return self.write(name, fields)
+
+    def clear(self, name: str) -> int:
+        """Remove every field of map notice `name`; returns its new version."""
+        with self.changing(name):  # not in the middle of another process's write_field, which would undo it
+            return self.write(name, {})
 
     def read(self, name: str, default=None) -> tuple[int, object]:
         """(version, value) of the newest post of `name` this process knows, asking the store first;
@@ -131,10 +152,15 @@ class Board(ABC):
         self.newest = max(self.newest, version)
         if version <= self.memory.get(name, (0, None))[0]:
             return False  # a newer post came first (another thread's, or another process's read meanwhile)
+        self._show(name, version, value)
+        return True
+
+    def _show(self, name: str, version: int, value) -> None:
+        """Make (version, value) this process's view of `name`, and wake who waits on it (call with the
+        lock held)."""
         self.memory[name] = (version, value)
         for condition in self.waiting_on.get(name, ()):
             condition.notify_all()
-        return True
 
     def _condition(self, names: tuple[str, ...]) -> threading.Condition:
         """The condition of waiting on `names` together (call with the lock held)."""

@@ -10,6 +10,10 @@ Every post takes one more than the last version handed out on the folder by any 
 (`<cache>/board/.last-version`, under a file lock). Without a folder, the count is this process's own.
 A read-change-post holds the notice's lock (`changing`): a thread lock in this process and a file lock
 beside the board for the others.
+
+A map notice (`write_field`) is a notice like the others here: each field's change rewrites the map's
+file under its lock (engine/board.py). That is fine on one machine: the file is local, and a class's
+thousand answers make a file of tens of kilobytes, read and written in a millisecond or so.
 """
 import json
 import logging

@@ -4,14 +4,16 @@ reads and writes the same names; a module that needs one asks here rather than s
 JOB = "job-"  # + job id: the job's latest state, posted by the process that runs it
 CANCEL = "cancel-"  # + job id: a request from another process to stop that job
 WATCHERS = "watchers-"  # + job id and process id: how many of that process's streams follow another's job
-POLL = "poll-"  # + demo id: whether its poll is open, and each voter's choice
+POLL = "poll-"  # + demo id: where its poll stands (open, result hidden, counts shown)
+POLL_ANSWERS = "poll-answers-"  # + demo id: a map, voter id → that voter's answer (engine/polls.py)
 AUDIENCE = "audience-"  # + process id: that process's count of students' open follow streams
 ALIVE = "alive-"  # + process id: that process's heartbeat (engine/liveness.py)
 WORKER = "worker-"  # + process id: a training worker (engine/training_queue.py), alive while that process beats
 LECTURER_RUN = "lecturer-run"  # posted when the lecturer starts a run: students' running jobs give way
 FOLLOW = "follow"  # follow mode: on or off, and the lecturer's slide and demo results
 POINTER = "pointer"  # the lecturer's pointer on the slide, or hidden: apart, so its moves leave FOLLOW unwritten
-QUESTIONS = "questions"  # the class's anonymous questions, their upvotes, and the lecturer's marks
+QUESTIONS = "questions"  # the class's anonymous questions and the lecturer's marks
+QUESTION_VOTES = "question-votes"  # a map, "<question id>:<voter id>" → true: the upvotes (engine/questions.py)
 
 
 def job(job_id: str) -> str:
@@ -29,6 +31,10 @@ def watchers(job_id: str, process_id: str = "") -> str:
 
 def poll(demo_id: str) -> str:
     return POLL + demo_id
+
+
+def poll_answers(demo_id: str) -> str:
+    return POLL_ANSWERS + demo_id
 
 
 def audience(process_id: str) -> str:

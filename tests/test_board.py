@@ -132,6 +132,74 @@ def test_changing_keeps_every_read_change_post_of_threads_on_two_boards(board_fa
     assert boards[1].read("count")[1] == len(boards) * threads_per_board * rounds
 
 
+
+# ---- map notices: one field at a time
+
+def test_a_field_written_by_one_board_is_read_and_waited_on_by_another(board_factory):
+    writer, reader = board_factory(), board_factory()
+    assert reader.read("answers", {}) == (0, {})
+    first = writer.write_field("answers", "ada", 1)
+    assert reader.read("answers", {}) == (first, {"ada": 1})
+    version, value = woken(lambda: reader.wait("answers", first, timeout=NEVER),
+                           lambda: writer.write_field("answers", "bob", [2, "x"]))
+    assert version > first and value == {"ada": 1, "bob": [2, "x"]}
+    changed = writer.write_field("answers", "ada", 3)  # a change of mind: the same field again
+    assert reader.wait("answers", version, timeout=5) == (changed, {"ada": 3, "bob": [2, "x"]})
+
+
+def test_fields_written_at_once_by_threads_on_two_boards_are_all_kept_each_once(board_factory):
+    boards, threads_per_board = [board_factory(), board_factory()], 50
+
+    def write(board, number):
+        board.write_field("answers", f"voter-{number}", number)
+
+    threads = [threading.Thread(target=write, args=(board, b * threads_per_board + i))
+               for b, board in enumerate(boards) for i in range(threads_per_board)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    expected = {f"voter-{n}": n for n in range(len(boards) * threads_per_board)}
+    assert board_factory().read("answers", {})[1] == expected  # a process that starts now
+    last = max(board.current_version() for board in boards)
+    for board in boards:  # and each writer
+        assert board.read("answers") == (last, expected)
+
+
+def test_a_field_set_to_none_is_removed_and_clear_removes_every_field(board_factory):
+    writer, reader = board_factory(), board_factory()
+    writer.write_field("answers", "ada", 1)
+    writer.write_field("answers", "bob", 2)
+    assert reader.read("answers")[1] == {"ada": 1, "bob": 2}
+    removed = writer.write_field("answers", "ada", None)
+    assert reader.read("answers") == (removed, {"bob": 2})
+    cleared = woken(lambda: reader.wait("answers", removed, timeout=NEVER), lambda: writer.clear("answers"))
+    assert cleared[0] > removed and cleared[1] == {}
+    again = writer.write_field("answers", "cy", 0)
+    assert reader.read("answers") == (again, {"cy": 0})
+
+
+def test_a_board_that_starts_watching_a_map_after_its_changes_sees_it_whole(board_factory):
+    writer = board_factory()
+    for number in range(20):
+        writer.write_field("answers", f"voter-{number}", number)
+    writer.write_field("answers", "voter-3", None)
+    late = board_factory()
+    expected = {f"voter-{n}": n for n in range(20) if n != 3}
+    version, value = late.read("answers")  # as an event stream starts: its first event, then waits
+    assert value == expected and version == writer.read("answers")[0]
+    changed = woken(lambda: late.wait("answers", version, timeout=NEVER),
+                    lambda: writer.write_field("answers", "voter-3", 33))
+    assert changed[1] == {**expected, "voter-3": 33}
+
+
+def test_a_map_waited_on_before_its_first_field_wakes_its_waiter(board_factory):
+    writer, reader = board_factory(), board_factory()
+    version, value = woken(lambda: reader.wait("answers", 0, timeout=NEVER, default={}),
+                           lambda: writer.write_field("answers", "ada", 1))
+    assert version > 0 and value == {"ada": 1}
+
+
 # ---- the folder's own
 
 def test_without_a_folder_the_board_lives_in_memory():
@@ -233,3 +301,38 @@ def test_rooms_with_their_own_prefix_share_a_redis_without_seeing_each_other(boa
         assert theirs.read("follow") == (0, None) and theirs.names("") == []
     finally:
         theirs.close()
+
+
+@only_redis
+def test_a_map_change_publishes_that_change_not_the_map(board_factory):
+    """With a thousand fields in, one more is a message of a few dozen bytes, which every process
+    applies to its copy; it never reads the map again."""
+    writer, reader = board_factory(), board_factory()
+    for number in range(1000):
+        writer.write_field("answers", f"voter-{number:04d}", number % 4)
+    reader.wait("answers", 0, timeout=0)  # follows it now: loaded whole, once
+    pubsub = writer.subscriber_client.pubsub()
+    pubsub.subscribe(writer.channel)
+    assert pubsub.get_message(timeout=5)["type"] == "subscribe"
+    version = writer.write_field("answers", "voter-0001", 3)
+    message = pubsub.get_message(timeout=5)
+    pubsub.close()
+    assert json.loads(message["data"]) == ["answers", version, "voter-0001", 3] and len(message["data"]) < 60
+    loads = []
+    reader._load_maps = lambda names: loads.append(names)  # noqa: a later load would be a whole read
+    assert reader.wait("answers", version - 1, timeout=5)[1]["voter-0001"] == 3
+    assert reader.read("answers")[0] == version and loads == []
+
+
+@only_redis
+def test_a_map_changed_while_redis_was_away_is_loaded_whole_once_it_is_back(board_factory, redis_server):
+    writer, reader = board_factory(), board_factory()
+    before = writer.write_field("answers", "ada", 1)
+    assert reader.wait("answers", 0, timeout=NEVER)[0] == before
+    redis_server.stop()
+    with pytest.raises(BoardUnavailable):
+        writer.write_field("answers", "bob", 2)
+    redis_server.start()  # forgets everything: no persistence
+    after = writer.write_field("answers", "cy", 3)
+    version, value = reader.wait("answers", before, timeout=NEVER)
+    assert version == after and value == {"cy": 3}
