@@ -1,20 +1,30 @@
 """The class's answers to each slide's poll, kept on the engine's board, which every server
 process shares.
 
-A poll's record is the board notice `poll-<demo>`: whether the poll is open, whether it keeps the
-demo's result from the class, whether the lecturer shows the live counts on the projector, and each
-voter's choice (`{"open": bool, "hides_result": bool, "shows_counts": bool, "answers": {voter id:
-choice index}}`), posted whole or not at all. Every change reads, changes and posts the record under
-the notice's lock (`board.changing`), so answers sent to different processes at the same moment are
-all kept, each once; the post wakes every process's event streams of that poll. Without a folder or
-Redis the board, and so the answers, live in this process's memory.
-"""
-from collections.abc import Callable
+A poll is two notices. `poll-<demo>` says where it stands, which everyone may know: `{"open": bool,
+"hides_result": bool, "shows_counts": bool}` (whether it is open, whether it keeps the demo's result
+from the class, whether the lecturer shows the live counts on the projector); only the lecturer
+changes it, under its lock (`board.changing`). `poll-answers-<demo>` is a map notice (engine/board.py),
+voter id → choice index (or number): an answer, or a change of mind, is one `write_field`, so answers
+sent to different processes at the same moment are all kept, each once, and none rewrites the others
+(on Redis it is one script and a message of a few dozen bytes; in the folder, a rewrite of the map's
+file under its lock). Reset writes the standing, then clears the map. Counting happens on reading,
+from this process's copy. Each change wakes every process's event streams of that poll (`wait`
+follows both notices). Without a folder or Redis the board, and so the answers, live in this
+process's memory.
 
+The route checks that the poll is open before it writes the answer, not in the same step: an answer
+checked a moment before the lecturer's Close or Reset may land a moment after it, as it would have
+had it come a moment sooner.
+
+A record kept before the answers had their map held them inside the poll's notice (`"answers"`):
+they still count, under the map's, until a Reset.
+"""
 from engine import notices
 from engine.board import Board
 
-CLOSED = {"open": False, "hides_result": False, "shows_counts": False, "answers": {}}
+STANDING_CLOSED = {"open": False, "hides_result": False, "shows_counts": False}
+CLOSED = {**STANDING_CLOSED, "answers": {}}  # a poll's record before anyone touched it
 
 
 def hides_result(record: dict) -> bool:
@@ -43,18 +53,50 @@ def tally(record: dict, n_choices: int, reveal: bool) -> dict:
     return shown
 
 
+def joined(posted: dict, answers: dict) -> dict:
+    """The record the routes read: where the poll stands, with every voter's answer (an older record's
+    own answers first, the map's over them)."""
+    kept = posted.get("answers")
+    return {**standing(posted), "answers": {**kept, **answers} if kept else answers}
+
+
 class PollStore:
     def __init__(self, board: Board):
         self.board = board
 
     def record(self, demo_id: str) -> dict:
-        return self.board.read(notices.poll(demo_id), CLOSED)[1]
+        return self.read(demo_id)[1]
 
-    def change(self, demo_id: str, update: Callable[[dict], None]) -> dict:
-        """Apply `update` to a copy of the record and post it for every process; returns the record."""
-        with self.board.changing(notices.poll(demo_id)):
-            current = self.record(demo_id)
-            record = {**standing(current), "answers": dict(current["answers"])}
-            update(record)
-            self.board.write(notices.poll(demo_id), record)
-        return record
+    def read(self, demo_id: str, default=None) -> tuple[int, dict]:
+        """(version, record): the version is the later of the two notices' (`default` is CLOSED)."""
+        standing_version, posted = self.board.read(notices.poll(demo_id), STANDING_CLOSED)
+        answers_version, answers = self.board.read(notices.poll_answers(demo_id), {})
+        return max(standing_version, answers_version), joined(posted, answers)
+
+    def wait(self, demo_id: str, seen_version: int, timeout: float, default=None) -> tuple[int, dict]:
+        """As the board's `wait`, on both notices of the poll: web/sse.py's `board_changes` follows a
+        poll through this, as it follows one notice. Versions only grow across the whole board, so a
+        change to either has a version greater than both have had."""
+        names = (notices.poll(demo_id), notices.poll_answers(demo_id))
+        (standing_version, posted), (answers_version, answers) = \
+            self.board.wait_any(dict.fromkeys(names, seen_version), timeout).values()
+        return max(standing_version, answers_version), joined(posted or STANDING_CLOSED, answers or {})
+
+    def set_standing(self, demo_id: str, fields: dict, clear_answers: bool = False) -> dict:
+        """The lecturer's change (open, close, show or hide the counts; with `clear_answers`, reset),
+        for every process; returns the record."""
+        name = notices.poll(demo_id)
+        with self.board.changing(name):
+            posted = self.board.read(name, STANDING_CLOSED)[1]
+            # Reset: the standing first (closed), so that an answer checked after it is refused; an
+            # older record's answers go with it.
+            self.board.write(name, {**standing(posted), **fields} if clear_answers else {**posted, **fields})
+            if clear_answers:
+                self.board.clear(notices.poll_answers(demo_id))
+        return self.record(demo_id)
+
+    def answer(self, demo_id: str, voter_id: str, choice) -> dict:
+        """This voter's answer, or change of mind, for every process: one field of the answers' map
+        (the route has checked that the poll takes it); returns the record."""
+        self.board.write_field(notices.poll_answers(demo_id), voter_id, choice)
+        return self.record(demo_id)

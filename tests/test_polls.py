@@ -175,10 +175,27 @@ def test_showing_the_counts_on_the_projector_is_the_instructors_choice_and_never
 def test_answers_are_kept_on_disk_for_a_restarted_server(app, client, student, tmp_path):
     client.post(URL, json={"action": "open"})
     answer(student, 1)
-    saved = json.loads((tmp_path / "cache" / "board" / "poll-recall_vs_length.json").read_text())["value"]
-    assert saved["open"] is True and list(saved["answers"].values()) == [1]
+    board = tmp_path / "cache" / "board"
+    assert json.loads((board / "poll-recall_vs_length.json").read_text())["value"]["open"] is True
+    assert list(json.loads((board / "poll-answers-recall_vs_length.json").read_text())["value"].values()) == [1]
     restarted = create_app({"TESTING": True, "CACHE_DIR": str(tmp_path / "cache")})
     assert restarted.test_client().get(URL).get_json()["counts"] == [0, 1, 0]
+
+
+def test_answers_kept_inside_the_poll_by_an_older_server_still_count_until_a_reset(client, student, tmp_path):
+    """Before the answers had a map of their own, the poll's notice held them: a cache folder from then
+    shows them, a voter among them who answers again is counted once, and Reset clears them."""
+    board = tmp_path / "cache" / "board"
+    board.mkdir(parents=True, exist_ok=True)
+    old = {"open": True, "hides_result": True, "shows_counts": False, "answers": {"ada": 0, "bob": 2}}
+    (board / "poll-recall_vs_length.json").write_text(json.dumps({"version": 1, "value": old}))
+    assert client.get(URL).get_json()["counts"] == [1, 0, 1]
+    answer(student, 1)
+    assert client.get(URL).get_json()["counts"] == [1, 1, 1]
+    client.post(URL, json={"action": "close"})
+    assert client.get(URL).get_json()["counts"] == [1, 1, 1]  # Close keeps them
+    client.post(URL, json={"action": "reset"})
+    assert client.get(URL).get_json()["total"] == 0
 
 
 def test_the_event_stream_starts_with_the_counts(client, student):

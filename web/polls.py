@@ -31,12 +31,9 @@ lecturer's projected page draws them while the poll is open is the lecturer's ch
 (`shows_counts`, static/js/demos/poll.js); a phone never gets them before Close, even then.
 """
 
-import copy
-
 from flask import Blueprint, Flask, abort, current_app, jsonify
 
 from demos import DEMOS
-from engine import notices
 from engine.polls import CLOSED, PollStore, tally
 from slides import NumberPoll, Poll
 from web import csv_file, number_poll, ratelimit, voters
@@ -51,12 +48,12 @@ from web.sse import board_changes, event_stream
 bp = Blueprint("polls", __name__)
 MAX_VOTERS = 5000  # answers one poll keeps; a lecture hall is far smaller
 COALESCE_SECONDS = 0.25  # an event stream sends the counts about four times a second at most
-# What the instructor may do to a poll; each sets these fields of its record.
+# What the instructor may do to a poll; each sets these fields of where it stands (Reset also clears the answers).
 ACTIONS = {
     "open": {"open": True, "hides_result": True},
     "close": {"open": False, "hides_result": False},
     # to ask again: the answers go, and the result shown before is hidden again until Close
-    "reset": {"open": False, "hides_result": True, "shows_counts": False, "answers": {}},
+    "reset": {"open": False, "hides_result": True, "shows_counts": False},
     "show_counts": {"shows_counts": True},
     "hide_counts": {"shows_counts": False},
 }
@@ -118,7 +115,7 @@ def change(demo_id: str):
     if set(body) != {"action"} or not isinstance(body["action"], str) or body["action"] not in ACTIONS:
         named = ", ".join(f'{{"action": "{action}"}}' for action in ACTIONS)
         return json_error(400, f"Send one of {named}.", param="action")
-    record = store().change(demo_id, lambda record: record.update(copy.deepcopy(ACTIONS[body["action"]])))
+    record = store().set_standing(demo_id, ACTIONS[body["action"]], clear_answers=body["action"] == "reset")
     repost_if_shown(demo_id)
     return show_state(demo_id, poll, record)
 
@@ -142,15 +139,12 @@ def answer(demo_id: str):
                 or not 0 <= choice < len(poll.choices):
             return json_error(400, f'Send {{"choice": n}} with n from 0 to {len(poll.choices) - 1}.', param="choice")
     voter_id = voter_id or voters.new_voter()
-
-    def update(record: dict) -> None:
-        if not record["open"]:
-            raise PollRefused("This poll is not open: the lecturer opens it before the demo runs.")
-        if voter_id not in record["answers"] and len(record["answers"]) >= MAX_VOTERS:
-            raise PollRefused("This poll has all the answers it can hold.")
-        record["answers"][voter_id] = choice
-
-    response = show_state(demo_id, poll, store().change(demo_id, update), voter_id)
+    record = store().record(demo_id)
+    if not record["open"]:
+        raise PollRefused("This poll is not open: the lecturer opens it before the demo runs.")
+    if voter_id not in record["answers"] and len(record["answers"]) >= MAX_VOTERS:
+        raise PollRefused("This poll has all the answers it can hold.")  # give or take the answers arriving with it
+    response = show_state(demo_id, poll, store().answer(demo_id, voter_id, choice), voter_id)
     return voters.remember(response, voter_id)
 
 
@@ -161,7 +155,8 @@ def events(demo_id: str):
     # A browser's stream cannot send the token's header: the lecturer's page asks for the class's
     # answers with GET while the poll is open (this machine's own browser is the instructor here too).
     instructor = is_instructor()
-    wait_for_change, latest = board_changes(get_engine().board, notices.poll(demo_id), CLOSED, COALESCE_SECONDS)
+    # The store stands in for the board: it waits on the poll's two notices as on one.
+    wait_for_change, latest = board_changes(store(), demo_id, CLOSED, COALESCE_SECONDS)
 
     def current():
         return "poll", public(demo_id, poll, counted(poll, latest["value"], instructor)), False
