@@ -18,7 +18,8 @@ from pathlib import Path
 from engine import notices
 from engine.file_board import FileBoard
 from engine.polls import PollStore
-from engine.questions import QuestionStore, ask, vote
+from engine import questions as question_functions
+from engine.questions import QuestionStore, ask
 from tests.redis_server import RedisServer
 
 VOTERS = 1000
@@ -38,7 +39,7 @@ def upvote(store: QuestionStore, question_id: int, voter: str) -> None:
     if hasattr(store, "vote"):
         store.vote(question_id, voter, True)
     else:
-        store.change(lambda record: vote(record, question_id, voter, True))
+        store.change(lambda record: question_functions.vote(record, question_id, voter, True))
 
 
 def timed(operation, count: int) -> list[float]:

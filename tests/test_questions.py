@@ -16,6 +16,7 @@ from app import create_app
 from engine import questions as engine_questions
 from tests.deck import SLIDES
 from tests.test_fuzz import JSON
+from web.voters import VOTER_COOKIE
 
 STUDENT = {"REMOTE_ADDR": "10.0.0.7"}
 TOKEN = "s3cret"
@@ -244,6 +245,34 @@ def test_questions_are_kept_on_disk_for_a_restarted_server(tmp_path, phones):
     ask(phones[0], "Still there?")
     restarted = make_app(tmp_path)
     assert listed(restarted.test_client())["questions"][0]["text"] == "Still there?"
+
+
+
+def test_an_upvote_writes_one_field_of_the_votes_and_leaves_the_questions_unwritten(tmp_path, phones):
+    ask(phones[0], "Which?")
+    board = tmp_path / "cache" / "board"
+    posted = (board / "questions.json").read_bytes()
+    upvote(phones[1], 1)
+    upvote(phones[2], 1)
+    upvote(phones[2], 1, up=False)
+    assert (board / "questions.json").read_bytes() == posted
+    votes = json.loads((board / "question-votes.json").read_text())["value"]
+    assert list(votes.values()) == [True] and list(votes)[0].startswith("1:")
+    assert listed(phones[1])["questions"][0]["votes"] == 1
+
+
+def test_votes_kept_inside_the_questions_by_an_older_server_still_count_and_can_be_taken_back(tmp_path, phones):
+    """Before the votes had a map of their own, each question held its voters."""
+    board = tmp_path / "cache" / "board"
+    board.mkdir(parents=True, exist_ok=True)
+    question = {"id": 1, "text": "Old?", "slide": 3, "asker": "someone", "answered": False, "hidden": False,
+                "asked_at": "2026-11-01T09:00:00+00:00", "voters": ["another-voter", "a-voter-from-before-0001"]}
+    (board / "questions.json").write_text(json.dumps({"version": 1, "value": {"next_id": 2, "questions": [question]}}))
+    phones[1].set_cookie(VOTER_COOKIE, "a-voter-from-before-0001")
+    assert listed(phones[1])["questions"][0]["votes"] == 2 and listed(phones[1])["questions"][0]["voted"]
+    assert upvote(phones[1], 1).get_json()["question"]["votes"] == 2  # counted once
+    assert upvote(phones[1], 1, up=False).get_json()["question"]["votes"] == 1
+    assert upvote(phones[2], 1).get_json()["question"]["votes"] == 2
 
 
 def test_every_question_and_vote_from_two_processes_at_once_is_counted_once(tmp_path):

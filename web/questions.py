@@ -19,11 +19,10 @@ import unicodedata
 from flask import Blueprint, Flask, current_app, jsonify, url_for
 
 from engine import notices
-from engine.questions import ACTIONS, EMPTY, QuestionRefused, QuestionStore, UnknownQuestion, act, ask, by_votes, vote
+from engine.questions import ACTIONS, EMPTY, QuestionRefused, QuestionStore, UnknownQuestion, act, ask, by_votes
 from web import csv_file, ratelimit, voters
 from web.auth import is_instructor
 from web.deck import get_deck
-from web.engine import get_engine
 from web.jsonio import json_error, read_json_object
 from web.sse import board_changes, event_stream
 
@@ -111,7 +110,7 @@ def vote_on(question_id: int):
     if set(body) != {"up"} or not isinstance(body["up"], bool):
         return json_error(400, 'Send {"up": true} to upvote, {"up": false} to take the vote back.', param="up")
     voter_id = voters.voter() or voters.new_voter()
-    _, question = store().change(lambda record: vote(record, question_id, voter_id, body["up"]))
+    question = store().vote(question_id, voter_id, body["up"])
     return voters.remember(jsonify(question=public(question, voter_id, is_instructor())), voter_id)
 
 
@@ -130,7 +129,8 @@ def mark(question_id: int):
 def events():
     """A `questions` event with the list now, and again after changes (a burst of votes is one event)."""
     voter_id, instructor = voters.voter(), is_instructor()  # as this browser was when it opened the stream
-    wait_for_change, latest = board_changes(get_engine().board, notices.QUESTIONS, EMPTY, COALESCE_SECONDS)
+    # The store stands in for the board: it waits on the questions and their votes as on one notice.
+    wait_for_change, latest = board_changes(store(), notices.QUESTIONS, EMPTY, COALESCE_SECONDS)
 
     def current():
         return "questions", listing(latest["value"], voter_id, instructor), False
