@@ -39,9 +39,13 @@ class MapView:
         self.version = max(self.version, version)
         return True
 
-    def load(self, version: int, fields: dict) -> None:
-        """The whole map as the store held it at `version`; the changes after it that the copy holds stay."""
-        if version <= self.floor:
+    def load(self, version: int, fields: dict, anew: bool = False) -> None:
+        """The whole map as the store held it at `version`; the changes after it that the copy holds stay.
+        `anew`: the store may have lost changes the copy holds (a Redis restarted without its data),
+        so only the store's fields stand."""
+        if anew:
+            self.changed_at, self.floor = {}, version
+        elif version <= self.floor:
             if self.loaded:
                 return  # an older load than the one it had (two threads loaded it at once)
             fields = {}  # a clear heard before the load came after it: none of its fields stand

@@ -67,6 +67,11 @@ class PollStore:
     def record(self, demo_id: str) -> dict:
         return self.read(demo_id)[1]
 
+    def standing(self, demo_id: str) -> dict:
+        """Where the poll stands, without reading its answers (asked by every request that could carry
+        the demo's result, web/poll_secret.py)."""
+        return standing(self.board.read(notices.poll(demo_id), STANDING_CLOSED)[1])
+
     def read(self, demo_id: str, default=None) -> tuple[int, dict]:
         """(version, record): the version is the later of the two notices' (`default` is CLOSED)."""
         standing_version, posted = self.board.read(notices.poll(demo_id), STANDING_CLOSED)

@@ -181,8 +181,9 @@ class RedisBoard(Board):
             log.warning("ignoring unreadable board entry %s: %s", name, error)
             return None
 
-    def _fetch_many(self, names: Iterable[str]) -> None:
-        """Read `names` in one round trip, and keep what is newer; the maps among them, whole."""
+    def _fetch_many(self, names: Iterable[str], anew: bool = False) -> None:
+        """Read `names` in one round trip, and keep what is newer; the maps among them, whole (`anew`:
+        as Redis has them, whatever the copies held before)."""
         names = list(names)
         if not names:
             return
@@ -197,7 +198,7 @@ class RedisBoard(Board):
                 notice = None if name in maps else self._loaded(name, fields)
                 if notice is not None:
                     self._keep(name, *notice)
-        self._load_maps(maps)
+        self._load_maps(maps, anew)
 
     # ---- map notices
 
@@ -233,7 +234,7 @@ class RedisBoard(Board):
             self._load_maps([name])
         return view
 
-    def _load_maps(self, names: list[str]) -> None:
+    def _load_maps(self, names: list[str], anew: bool = False) -> None:
         """Load maps whole, each with its version, in one transaction; the copies keep their later changes."""
         if not names:
             return
@@ -252,7 +253,7 @@ class RedisBoard(Board):
         with self.lock:
             for name, version, fields in loaded:
                 view = self.views.setdefault(name, MapView())
-                view.load(version, fields)
+                view.load(version, fields, anew)
                 self._show_map(name, view)
 
     def _show_map(self, name: str, view: MapView) -> None:
@@ -375,7 +376,7 @@ class RedisBoard(Board):
                     if message["type"] == "subscribe":  # connected: catch up with what was posted meanwhile
                         with self.lock:
                             watched = list(self.watched)
-                        self._fetch_many(watched)
+                        self._fetch_many(watched, anew=True)  # a restarted Redis may have lost a map's fields
                         self.listening.set()
                         if lost:
                             log.warning("the board's Redis at %s answers again: subscribed", self.address)

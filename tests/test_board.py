@@ -332,7 +332,11 @@ def test_a_map_changed_while_redis_was_away_is_loaded_whole_once_it_is_back(boar
     redis_server.stop()
     with pytest.raises(BoardUnavailable):
         writer.write_field("answers", "bob", 2)
+    deadline = time.monotonic() + 60  # only bounds a hang
+    while reader.listening.is_set() and time.monotonic() < deadline:
+        time.sleep(0.01)  # until the reader's subscriber has noticed
     redis_server.start()  # forgets everything: no persistence
+    assert reader.listening.wait(60)  # subscribed again, and loaded the map anew: empty now
     after = writer.write_field("answers", "cy", 3)
     version, value = reader.wait("answers", before, timeout=NEVER)
     assert version == after and value == {"cy": 3}

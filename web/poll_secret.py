@@ -30,7 +30,7 @@ def hidden_now(demo_id: str) -> bool:
     slide's poll ever writes a record that hides it)."""
     if demo_id not in DEMOS:
         return False
-    return hides_result(current_app.extensions["polls"].record(demo_id))
+    return hides_result(current_app.extensions["polls"].standing(demo_id))
 
 
 def kept_from_this_request(demo_id: str) -> bool:
