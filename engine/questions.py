@@ -68,20 +68,23 @@ def by_votes(questions: list[dict]) -> list[dict]:
 
 
 def joined(posted: dict, votes: dict) -> dict:
-    """The record the routes read: each question with its voters (an older record's own list, less the
-    votes taken back since, then the map's)."""
+    """The record the routes read: each question with its voters."""
     ballots: dict[int, dict[str, bool]] = {}  # question id → voter → up
     for field, up in votes.items():
         question_id, _, voter = field.partition(":")
         if question_id.isdigit():
             ballots.setdefault(int(question_id), {})[voter] = up
-    questions = []
-    for question in posted["questions"]:
-        ballot, kept = ballots.get(question["id"], {}), question.get("voters", [])
-        voters = [voter for voter in kept if ballot.get(voter, True)] + \
-                 [voter for voter, up in ballot.items() if up and voter not in kept]
-        questions.append({**question, "voters": voters})
-    return {"next_id": posted["next_id"], "questions": questions}
+    return {"next_id": posted["next_id"], "questions": [with_voters(question, ballots.get(question["id"], {}))
+                                                         for question in posted["questions"]]}
+
+
+def with_voters(question: dict, ballot: dict[str, bool]) -> dict:
+    """The question with its "voters": an older record's own list, less the votes taken back since,
+    then the map's (`ballot`: voter → up, for this question)."""
+    kept = question.get("voters", [])
+    voters = [voter for voter in kept if ballot.get(voter, True)] + \
+        [voter for voter, up in ballot.items() if up and voter not in kept]
+    return {**question, "voters": voters}
 
 
 def ballot(question_id: int, voter: str) -> str:
@@ -133,13 +136,17 @@ class QuestionStore:
 
     def vote(self, question_id: int, voter: str, up: bool) -> dict:
         """This voter's upvote on, or off: one field of the votes' map, never the questions; a second
-        upvote from the same voter writes nothing. Returns the question."""
-        question = find(self.record(), question_id)
+        upvote from the same voter writes nothing. Returns the question, voters and all, as read with
+        this vote (its own voters only: not the whole record joined again)."""
+        question = find(self.board.read(notices.QUESTIONS, EMPTY)[1], question_id)
         if question["hidden"]:
             raise QuestionRefused("The lecturer has hidden this question: it takes no votes.")
-        if (voter in question["voters"]) == up:
-            return question
-        kept = find(self.board.read(notices.QUESTIONS, EMPTY)[1], question_id).get("voters", [])
-        # Taken back: the field goes, unless an older record's own list holds the vote (then: false).
-        self.board.write_field(notices.QUESTION_VOTES, ballot(question_id, voter), True if up else (False if voter in kept else None))
-        return find(self.record(), question_id)
+        prefix, kept = ballot(question_id, ""), question.get("voters", [])
+        votes = {field[len(prefix):]: value for field, value in self.board.read(notices.QUESTION_VOTES, {})[1].items()
+                 if field.startswith(prefix)}
+        if votes.get(voter, voter in kept) != up:
+            # Taken back: the field goes, unless an older record's own list holds the vote (then: false).
+            value = True if up else (False if voter in kept else None)
+            self.board.write_field(notices.QUESTION_VOTES, ballot(question_id, voter), value)
+            votes[voter] = bool(value)
+        return with_voters(question, votes)

@@ -144,7 +144,7 @@ def answer(demo_id: str):
         raise PollRefused("This poll is not open: the lecturer opens it before the demo runs.")
     if voter_id not in record["answers"] and len(record["answers"]) >= MAX_VOTERS:
         raise PollRefused("This poll has all the answers it can hold.")  # give or take the answers arriving with it
-    response = show_state(demo_id, poll, store().answer(demo_id, voter_id, choice), voter_id)
+    response = show_state(demo_id, poll, store().answer(demo_id, voter_id, choice, record), voter_id)
     return voters.remember(response, voter_id)
 
 
