@@ -193,12 +193,12 @@ class RedisBoard(Board):
                 pipeline.hmget(self.key(name), ["version", "value", "map"])
             replies = pipeline.execute()
         with self.lock:
-            maps = [name for name, fields in zip(names, replies) if fields[2] or name in self.views]
+            maps = {name for name, fields in zip(names, replies) if fields[2] or name in self.views}
             for name, fields in zip(names, replies):
                 notice = None if name in maps else self._loaded(name, fields)
                 if notice is not None:
                     self._keep(name, *notice)
-        self._load_maps(maps, anew)
+        self._load_maps(sorted(maps), anew)
 
     # ---- map notices
 
