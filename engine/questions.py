@@ -142,7 +142,8 @@ class QuestionStore:
         if question["hidden"]:
             raise QuestionRefused("The lecturer has hidden this question: it takes no votes.")
         prefix, kept = ballot(question_id, ""), question.get("voters", [])
-        votes = {field[len(prefix):]: value for field, value in self.board.read(notices.QUESTION_VOTES, {})[1].items()
+        start = len(prefix)
+        votes = {field[start:]: value for field, value in self.board.read(notices.QUESTION_VOTES, {})[1].items()
                  if field.startswith(prefix)}
         if votes.get(voter, voter in kept) != up:
             # Taken back: the field goes, unless an older record's own list holds the vote (then: false).
