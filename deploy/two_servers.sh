@@ -22,28 +22,36 @@ set +a
 REDIS_PORT=$(python3 -c "from urllib.parse import urlsplit; import os; print(urlsplit(os.environ['FLASK_REDIS_URL']).port)")
 mkdir -p "$FLASK_CACHE_DIR" "$REDIS_DIR"
 
-started=()
+# Each part in a process group of its own (setsid, where the system has it): Ctrl-C then reaches this
+# script alone, which stops the parts in order, the worker and the web servers first, then Redis, each
+# by SIGTERM as its own shutdown expects (a Ctrl-C reaching gunicorn's gevent workers themselves had
+# each print a traceback on its way out, and Redis stopping first had the others complain).
+own_group() { if command -v setsid >/dev/null; then exec setsid "$@"; else exec "$@"; fi; }
+parts=()
+redis_pid=
 stop_all() {
   trap - INT TERM EXIT
-  for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${parts[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${parts[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "$redis_pid" ]; then kill "$redis_pid" 2>/dev/null || true; fi
   wait
 }
 trap stop_all INT TERM EXIT
 
 # Redis, keeping its data on disk (REDIS_DIR): restarted, it still has the room's polls and queue.
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" --appendonly yes &
-started+=($!)
+own_group redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" --appendonly yes &
+redis_pid=$!
 until redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; do sleep 0.1; done
 
 # Two web servers: two processes each (WEB_CONCURRENCY), enough for a class on one machine.
 for bind in $BINDS; do
-  GREATSHIFT_BIND=$bind WEB_CONCURRENCY=${WEB_CONCURRENCY:-2} "$VENV/bin/gunicorn" -c gunicorn.conf.py "app:create_app()" &
-  started+=($!)
+  own_group env GREATSHIFT_BIND="$bind" WEB_CONCURRENCY="${WEB_CONCURRENCY:-2}" "$VENV/bin/gunicorn" -c gunicorn.conf.py "app:create_app()" &
+  parts+=($!)
 done
 
 # The training worker: one per device (FLASK_DEVICE=cuda:1 for a second GPU, with a second worker).
-"$VENV/bin/flask" --app app worker &
-started+=($!)
+own_group "$VENV/bin/flask" --app app worker &
+parts+=($!)
 
 echo "web servers on $BINDS (GET /healthz on each); Ctrl-C stops all"
 wait -n
