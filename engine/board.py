@@ -20,7 +20,7 @@ It is read and waited on like any notice; a name is used as a map or as a plain 
 """
 import threading
 from abc import ABC, abstractmethod
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 
@@ -57,11 +57,18 @@ class Board(ABC):
             self._keep(name, version, value)
         return version
 
-    def write_field(self, name: str, field: str, value) -> int:
+    def write_field(self, name: str, field: str, value, only_while: tuple[str, str] | None = None) -> int | None:
         """Set one field of map notice `name` to `value` (JSON-safe; None removes the field), for every
         process; returns the map's new version. Writes of different fields never undo each other.
-        This one rewrites the whole map under its lock, which a kind may do better (Redis does)."""
-        with self.changing(name):
+        `only_while` (notice, key): only while that notice's value has `key` true, checked in the same
+        step as the write, so that no change of that notice comes between (a poll's answer lands only
+        while the poll is open, never a moment after its Close); else nothing is written and it returns
+        None. This one rewrites the whole map under its lock, and checks the guard under that notice's
+        lock, taken first: it holds against changes made under that lock (`changing`, as PollStore
+        changes a poll). A kind may do better: Redis checks and writes in one script."""
+        with self.changing(only_while[0]) if only_while else nullcontext(), self.changing(name):
+            if only_while and not (self.read(only_while[0], {})[1] or {}).get(only_while[1]):
+                return None
             fields = dict(self.read(name, {})[1])
             if value is None:
                 fields.pop(field, None)

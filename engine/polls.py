@@ -13,9 +13,11 @@ from this process's copy. Each change wakes every process's event streams of tha
 follows both notices). Without a folder or Redis the board, and so the answers, live in this
 process's memory.
 
-The route checks that the poll is open before it writes the answer, not in the same step: an answer
-checked a moment before the lecturer's Close or Reset may land a moment after it, as it would have
-had it come a moment sooner.
+An answer is written only while the poll is open, checked in the same step as the write (the board's
+`only_while`: on Redis inside the answer's script, in the folder under the poll's lock): an answer
+sent as the lecturer presses Close lands before the Close or is refused, so the counts the class sees
+at Close stay those counts. (One sent as the lecturer resets a poll that stays open may land in the
+fresh poll, where its voter could have answered a moment later anyway.)
 
 A record kept before the answers had their map held them inside the poll's notice (`"answers"`):
 they still count, under the map's, until a Reset.
@@ -100,9 +102,12 @@ class PollStore:
                 self.board.clear(notices.poll_answers(demo_id))
         return self.record(demo_id)
 
-    def answer(self, demo_id: str, voter_id: str, choice, before: dict) -> dict:
-        """This voter's answer, or change of mind, for every process: one field of the answers' map
-        (the route has checked in `before`, the record it read, that the poll takes it); returns that
-        record with the answer in it, without reading the answers again."""
-        self.board.write_field(notices.poll_answers(demo_id), voter_id, choice)
-        return {**before, "answers": {**before["answers"], voter_id: choice}}
+    def answer(self, demo_id: str, voter_id: str, choice, before: dict) -> dict | None:
+        """This voter's answer, or change of mind, for every process: one field of the answers' map,
+        written only while the poll is open, checked in the same step (the board's `only_while`): an
+        answer sent as the lecturer closes the poll lands before the Close or not at all. Returns
+        `before` (the record the route read) with the answer in it, without reading the answers again;
+        None if the poll had closed meanwhile."""
+        written = self.board.write_field(notices.poll_answers(demo_id), voter_id, choice,
+                                         only_while=(notices.poll(demo_id), "open"))
+        return None if written is None else {**before, "answers": {**before["answers"], voter_id: choice}}

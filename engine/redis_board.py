@@ -65,10 +65,17 @@ redis.call('HSET', KEYS[2], 'version', version, 'value', ARGV[1], 'at', at)
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return version
 """
-# KEYS: the counter, the notice, its fields; ARGV: 'set', 'remove' or 'clear', the field, the value's
-# JSON text, the channel, the notice's name. Publishes `[name, version]` (clear), `[name, version,
-# field]` (remove) or `[name, version, field, value]`: a change, never the whole map.
-CHANGE_FIELD = NEXT_VERSION + """
+# KEYS: the counter, the notice, its fields[, a guard notice]; ARGV: 'set', 'remove' or 'clear', the
+# field, the value's JSON text, the channel, the notice's name[, the guard's key]. With a guard, nothing
+# happens (and it returns false) unless that notice's value has the key true: checked in the same step.
+# Publishes `[name, version]` (clear), `[name, version, field]` (remove) or `[name, version, field,
+# value]`: a change, never the whole map.
+CHANGE_FIELD = """
+if KEYS[4] then
+  local guard = redis.call('HGET', KEYS[4], 'value')
+  if not guard or not cjson.decode(guard)[ARGV[6]] then return false end
+end
+""" + NEXT_VERSION + """
 redis.call('HSET', KEYS[2], 'version', version, 'map', '1', 'at', at)
 local change = '[' .. cjson.encode(ARGV[5]) .. ',' .. version
 if ARGV[1] == 'set' then
@@ -202,21 +209,26 @@ class RedisBoard(Board):
 
     # ---- map notices
 
-    def write_field(self, name: str, field: str, value) -> int:
+    def write_field(self, name: str, field: str, value, only_while: tuple[str, str] | None = None) -> int | None:
         if value is None:
-            return self._change_map(name, "remove", field)
-        return self._change_map(name, "set", field, json.dumps(value, separators=(",", ":")))
+            return self._change_map(name, "remove", field, only_while=only_while)
+        return self._change_map(name, "set", field, json.dumps(value, separators=(",", ":")), only_while)
 
     def clear(self, name: str) -> int:
         return self._change_map(name, "clear")
 
-    def _change_map(self, name: str, change: str, field: str = "", text: str = "") -> int:
-        """One change of a map, one script; this process's copy takes it at once (its readers see their
-        own answer), the others' when they hear it."""
+    def _change_map(self, name: str, change: str, field: str = "", text: str = "",
+                    only_while: tuple[str, str] | None = None) -> int | None:
+        """One change of a map, one script (with its guard, `write_field`'s `only_while`); this
+        process's copy takes it at once (its readers see their own answer), the others' when they hear it."""
         view = self._follow_map(name)
+        guard_keys, guard_args = ([self.key(only_while[0])], [only_while[1]]) if only_while else ([], [])
         with self._talking(f"changing {name}"):
-            version = int(self.field_script(keys=[self.counter, self.key(name), self.fields_key(name)],
-                                            args=[change, field, text, self.channel, name]))
+            version = self.field_script(keys=[self.counter, self.key(name), self.fields_key(name), *guard_keys],
+                                        args=[change, field, text, self.channel, name, *guard_args])
+        if version is None:
+            return None  # the guard said no: nothing changed
+        version = int(version)
         with self.lock:
             if change == "clear":
                 view.clear(version)

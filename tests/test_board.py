@@ -166,6 +166,34 @@ def test_fields_written_at_once_by_threads_on_two_boards_are_all_kept_each_once(
         assert board.read("answers") == (last, expected)
 
 
+def test_a_guarded_field_is_written_while_its_guard_holds_and_never_after_the_guard_changes(board_factory):
+    # A poll's answers: each lands while the poll is open, or not at all, however close to its Close.
+    answering, lecturing = board_factory(), board_factory()
+    assert answering.write_field("answers", "early", 1, only_while=("standing", "open")) is None  # never opened
+    lecturing.write("standing", {"open": True})
+    written, refused, lock = {}, [], threading.Lock()
+
+    def answer(number):
+        version = answering.write_field("answers", f"voter-{number}", number, only_while=("standing", "open"))
+        with lock:
+            (refused.append(number) if version is None else written.update({number: version}))
+
+    before = [threading.Thread(target=answer, args=(n,)) for n in range(30)]
+    after = [threading.Thread(target=answer, args=(n,)) for n in range(30, 40)]
+    for thread in before:
+        thread.start()
+    with lecturing.changing("standing"):  # the Close, while answers are arriving, as PollStore changes a poll
+        closed = lecturing.write("standing", {"open": False})
+    for thread in after:
+        thread.start()
+    for thread in before + after:
+        thread.join(timeout=120)
+    assert set(range(30, 40)) <= set(refused), "sent after the Close: refused"
+    assert all(version < closed for version in written.values()), "none written after the Close"
+    assert set(written) | set(refused) == set(range(40))
+    assert board_factory().read("answers", {})[1] == {f"voter-{n}": n for n in written}
+
+
 def test_a_field_set_to_none_is_removed_and_clear_removes_every_field(board_factory):
     writer, reader = board_factory(), board_factory()
     writer.write_field("answers", "ada", 1)

@@ -144,7 +144,10 @@ def answer(demo_id: str):
         raise PollRefused("This poll is not open: the lecturer opens it before the demo runs.")
     if voter_id not in record["answers"] and len(record["answers"]) >= MAX_VOTERS:
         raise PollRefused("This poll has all the answers it can hold.")  # give or take the answers arriving with it
-    response = show_state(demo_id, poll, store().answer(demo_id, voter_id, choice, record), voter_id)
+    answered = store().answer(demo_id, voter_id, choice, record)
+    if answered is None:  # closed (or reset) between the check above and the answer
+        raise PollRefused("This poll is not open: the lecturer opens it before the demo runs.")
+    response = show_state(demo_id, poll, answered, voter_id)
     return voters.remember(response, voter_id)
 
 
