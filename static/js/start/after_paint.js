@@ -23,6 +23,13 @@
       document.head.append(link);
     }
   };
-  requestAnimationFrame(() => setTimeout(start));
-  setTimeout(start, 200); // a hidden tab paints nothing
+  // After the frame in which the slide is painted (a task queued from its animation frame runs once that
+  // frame's paint is done). A hidden tab paints nothing, so it starts at once; and should no frame come
+  // (a busy or headless browser may pause them), after a second. (A fallback of 0.2 s, tried first,
+  // often came before the first paint on a busy machine, which then waited for the script.)
+  if (document.visibilityState === "hidden") start();
+  else {
+    requestAnimationFrame(() => setTimeout(start));
+    setTimeout(start, 1000);
+  }
 })();
