@@ -47,6 +47,7 @@ from web.sse import board_changes, event_stream
 
 bp = Blueprint("polls", __name__)
 MAX_VOTERS = 5000  # answers one poll keeps; a lecture hall is far smaller
+NOT_OPEN = "This poll is not open: the lecturer opens it before the demo runs."
 COALESCE_SECONDS = 0.25  # an event stream sends the counts about four times a second at most
 # What the instructor may do to a poll; each sets these fields of where it stands (Reset also clears the answers).
 ACTIONS = {
@@ -141,12 +142,12 @@ def answer(demo_id: str):
     voter_id = voter_id or voters.new_voter()
     record = store().record(demo_id)
     if not record["open"]:
-        raise PollRefused("This poll is not open: the lecturer opens it before the demo runs.")
+        raise PollRefused(NOT_OPEN)
     if voter_id not in record["answers"] and len(record["answers"]) >= MAX_VOTERS:
         raise PollRefused("This poll has all the answers it can hold.")  # give or take the answers arriving with it
     answered = store().answer(demo_id, voter_id, choice, record)
     if answered is None:  # closed (or reset) between the check above and the answer
-        raise PollRefused("This poll is not open: the lecturer opens it before the demo runs.")
+        raise PollRefused(NOT_OPEN)
     response = show_state(demo_id, poll, answered, voter_id)
     return voters.remember(response, voter_id)
 

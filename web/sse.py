@@ -67,10 +67,8 @@ def event_stream(wait_for_change: Callable[[Any, float], Any], current: Callable
                 retry = f"retry: {RECONNECT_MS}\n"  # sent with the first event
                 seen = -1
                 while True:
-                    if seen == -1:  # the first event reads the board at once: it takes its turn too
-                        with _building:
-                            version = wait_for_change(seen, heartbeat)
-                    else:
+                    # The first event reads the board at once: it takes its turn too.
+                    with _building if seen == -1 else nullcontext():
                         version = wait_for_change(seen, heartbeat)
                     if version == seen:
                         yield ": still here\n\n"
