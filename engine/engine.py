@@ -224,7 +224,7 @@ class Engine:
             job.should_stop = self._stop_requested
             if watched:
                 job.on_unwatched = lambda job: self.cancel(job.id, UNWATCHED, by="unwatched")
-                job.watched_elsewhere = self._watched_elsewhere
+                job.watched_elsewhere = self.watched_elsewhere
             try:
                 self.queue.put_nowait((int(student), next(self.arrivals), job))
             except queue.Full:
@@ -340,7 +340,7 @@ class Engine:
                     del self.in_flight[job.key]
                 job.cancelled(job.stop_reason, job.stop_by)
 
-    def _watched_elsewhere(self, job: Job) -> bool:
+    def watched_elsewhere(self, job: Job) -> bool:
         """Whether an event stream in another server process follows `job`."""
         counts = (self.board.read(name)[1] for name in self.board.names(notices.watchers(job.id)))
         return any(count["count"] > 0 and self.liveness.alive(count.get("process", "")) for count in counts)

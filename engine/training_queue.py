@@ -107,7 +107,7 @@ def _cancel_once_unwatched(job_id: str, ended: threading.Event) -> None:
         try:
             job = engine.jobs.get(job_id)
             followed = engine.board.names(notices.watchers(job_id))
-            if job is not None and followed and not engine._watched_elsewhere(job):
+            if job is not None and followed and not engine.watched_elsewhere(job):
                 engine.cancel(job_id, UNWATCHED, by="unwatched")
                 return
         except BoardUnavailable:
