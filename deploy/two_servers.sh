@@ -30,13 +30,14 @@ own_group() { if command -v setsid >/dev/null; then exec setsid "$@"; else exec 
 parts=()
 redis_pid=
 stop_all() {
-  trap - INT TERM EXIT
+  trap - EXIT
   for pid in "${parts[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${parts[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ -n "$redis_pid" ]; then kill "$redis_pid" 2>/dev/null || true; fi
   wait
 }
-trap stop_all INT TERM EXIT
+trap stop_all EXIT
+trap 'exit 0' INT TERM  # Ctrl-C is how this room is stopped: every part stops (EXIT above), and so does this, with 0
 
 # Redis, keeping its data on disk (REDIS_DIR): restarted, it still has the room's polls and queue.
 own_group redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" --appendonly yes &
@@ -54,5 +55,7 @@ own_group "$VENV/bin/flask" --app app worker &
 parts+=($!)
 
 echo "web servers on $BINDS (GET /healthz on each); Ctrl-C stops all"
-wait -n
-echo "one part stopped; stopping the others" >&2
+status=0
+wait -n || status=$?
+echo "one part stopped (exit status $status); stopping the others" >&2
+exit 1
