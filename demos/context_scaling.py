@@ -67,13 +67,13 @@ PARAMS = [
     Param("text_steps", "int", CharLM.steps, "Most training steps of each character model (the generative "
           "showdown's: at its default, the very same models)", 20, 20000),
     scaling.scale_param("text_scale", "The character models read: one (the showdown's slide models, 64 characters "
-                        "of context) or the largest of the GPU's size sweep (gpu-sweep: 512 characters), with "
-                        "the loss at each position of the context (Kaplan et al.'s Figure 7, right)"),
+                        "of context) or the largest of a size sweep (cpu-sweep: 128 characters; gpu-sweep: 512), "
+                        "with the loss at each position of the context (Kaplan et al.'s Figure 7, right)"),
 ]
 TINY = {"steps": 20, "text_steps": 20, "seeds": 1}
 # Per device class (`demos.runtime.budgets`): the prepared run learns the copy test's varying distance, and
-# on a GPU reads the largest models of the showdown's size sweep (trained by the showdown's prepared run).
-BUDGETS = {"cpu": {"full": {"variant": "varying", "steps": 4000}},
+# reads the largest models of that class's size sweep (trained by the showdown's prepared run).
+BUDGETS = {"cpu": {"full": {"variant": "varying", "steps": 4000, "text_scale": "cpu-sweep"}},
            "gpu": {"full": {"variant": "varying", "steps": 4000, "text_scale": "gpu-sweep"}}}
 
 
@@ -299,8 +299,11 @@ def position_words(panel: dict) -> str:
                        for i in shown)
         parts.append(f"the {family['label']} {at} (fit {fit['a']:.2f} + {fit['b']:.2f}·T^−{fit['c']:.2f}; "
                      f"no clear gain after position {stop_text})")
+    short = ("" if panel["context"] >= scaling.FIGURE_7_CONTEXT else
+             f" A context of {panel['context']} is shorter than the {scaling.FIGURE_7_CONTEXT} characters in which "
+             f"Kaplan et al.'s question is asked here: {scaling.measured_by('context')} asks it.")
     return (f"Loss at each position of the {panel['context']}-character context, largest models, bits per "
-            f"character: {'; '.join(parts)}.")
+            f"character: {'; '.join(parts)}.{short}")
 
 
 def transformer_repeat_bits(result: dict) -> dict:

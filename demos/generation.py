@@ -13,6 +13,7 @@ The continuation is checked against the training text: the longest run it copied
 called memorised when it is long.
 """
 import re
+import time
 from functools import cache
 
 import torch
@@ -66,14 +67,14 @@ PARAMS = [
           "each stops)", 20, 3000),
     seed_param(),
     seeds_param(),
-    scaling.scale_param("scale", "one: the slide's two models; gpu-sweep: both families at three "
-                        "sizes (Kaplan et al.'s Figures 7 and 5 in miniature), the showdown between the largest"),
+    scaling.scale_param("scale", "one: the slide's two models; a sweep: both families at three sizes (Kaplan "
+                        "et al.'s Figure 7, left, in miniature; gpu-sweep also Figure 5), the showdown between "
+                        "the largest (cpu-sweep: sized for a 2-core CPU; gpu-sweep: for an H100)"),
 ]
 TINY = {"steps": 20, "characters": 10, "seeds": 1}
-# Per device class (`demos.runtime.budgets`): the prepared run trains the same two models for longer on a
-# CPU, and the size sweep on a GPU.
-BUDGETS = {"cpu": {"full": {"steps": 3000}}, "gpu": {"full": {"scale": "gpu-sweep"}}}
-TUNING_VARIANTS = tuple(scaling.SWEEPS)  # `python -m benchmarks.recipes generation-gpu-sweep`
+# Per device class (`demos.runtime.budgets`): the prepared run is the size sweep sized for that class.
+BUDGETS = {"cpu": {"full": {"scale": "cpu-sweep"}}, "gpu": {"full": {"scale": "gpu-sweep"}}}
+TUNING_VARIANTS = tuple(scaling.SWEEPS)  # `python -m benchmarks.recipes generation-gpu-sweep` (or -cpu-sweep)
 
 
 SCHEDULES = ("cooldown", "cosine")  # the schedules each family tries (`demos.core.training.learning_rate`)
@@ -185,7 +186,9 @@ def run(params: dict, progress, device: torch.device) -> dict:
     else:  # every size and shape of the sweep; the showdown between the largest of each family
         settings = [s for kind in MODELS for s in scaling.largest(sweep, kind, seeds)]
         everything = scaling.sizes(sweep, seeds) + scaling.shapes(sweep, seeds)
+    started = time.perf_counter()
     by_settings = dict(zip(everything, trained_models(everything, device, share(progress, 0, TRAINING_SHARE))))
+    seconds = {"models": time.perf_counter() - started}
     trained = {(s.kind, s.seed): by_settings[s] for s in settings}
     scores = {key: info["test_bits"] for key, (_, info) in trained.items()}
 
@@ -212,6 +215,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
             "mean_chosen_probability": sum(p["probability"] for p in picks) / len(picks),
         }
         generating((n + 1) / len(MODELS), f"{label(kind)} continued the prompt")
+    seconds["continuations"] = time.perf_counter() - started - seconds["models"]
     budget = settings[0]
     result = {"prompt": prompt, "read_as": decode(prompt_ids), "decoding": params["decoding"],
               "temperature": params["temperature"] if sampled else None, "n_characters": params["characters"],
@@ -221,6 +225,9 @@ def run(params: dict, progress, device: torch.device) -> dict:
                          "context": budget.context, "eval_every": budget.eval_every, "patience": budget.patience,
                          "default_steps": CharLM.steps},
               "memorised_at": MEMORISED}
+    seconds["counting baselines"] = time.perf_counter() - started - sum(seconds.values())
+    result["seconds"] = {**{part: round(value, 2) for part, value in seconds.items()},
+                         **training_seconds([info for _, info in by_settings.values()])}
     precision = trained[(MODELS[0], seeds[0])][1].get("precision")  # how the models trained ("bfloat16" in the GPU sweep)
     if precision:
         result["precision"] = precision
@@ -234,6 +241,20 @@ def run(params: dict, progress, device: torch.device) -> dict:
                                "sizes": sweep_words(result["sweep"], result["baselines"]["ngrams"])}
         result["summary"] += " " + result["summaries"]["sizes"]
     return result
+
+
+def training_seconds(infos: list[dict]) -> dict:
+    """Where the models' training time went, as they recorded it when they were trained (all together):
+    the whole of it, the part spent scoring on the validation text (summed over the models: on a GPU one
+    after another, so part of the whole; on a CPU's cores side by side), when the first and the last
+    of those scores began (the steps before the first include a GPU's capture of each step), and
+    scoring on the test text."""
+    seconds = [i.get("seconds", {}) for i in infos]
+    scored_at = [at for s in seconds for _, at in s.get("scored_at", [])]
+    return {"training (when trained)": round(max(i["train_seconds"] for i in infos), 2),
+            "of which validation, summed": round(sum(s.get("validation", 0) for s in seconds), 2),
+            "first score at": round(min(scored_at, default=0), 2), "last score at": round(max(scored_at, default=0), 2),
+            "test scoring": round(max(s.get("test, all models", 0) for s in seconds), 2)}
 
 
 def transformer_bits(result: dict) -> dict:
@@ -327,6 +348,9 @@ def sweep_words(sweep: dict, ladder: list[dict]) -> str:
         text += (f" {len(rows)} shapes of the Transformer at about {millions(rows[0]['non_embedding'])} "
                  f"({layers[0]} to {layers[-1]} layers, heads of {heads[0]} to {heads[-1]} dimensions) scored within "
                  f"{sweep['shapes']['spread']:.1%} of each other.")
+    else:
+        text += (f" The Transformer's shape at one size (Figure 5) is not in this run: "
+                 f"{scaling.measured_by('shapes')} measures it.")
     return text
 
 
@@ -370,4 +394,7 @@ def format_text(result: dict) -> str:
                             for c in pick["top"])
             lines.append(f"{step + 1 if kind == MODELS[0] else '':>4}  {label(kind) + ':':<13} {top}")
     lines += ["", result["summary"]]
+    if "seconds" in result:
+        lines += ["", "Where the time went (seconds): " + ", ".join(f"{part} {value:g}"
+                                                                  for part, value in result["seconds"].items())]
     return "\n".join(lines)

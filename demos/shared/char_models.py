@@ -228,8 +228,18 @@ class BestOnValidation:
         self.model, self.validation, self.settings, self.device, self.report = model, validation, settings, device, report
         self.curve: list[list[float]] = []  # [step, validation bits per character]
         self.best_bits, self.best_step, self.best_state = float("inf"), 0, None
+        self.seconds = 0.0  # spent scoring and keeping weights (the scores are read back, so the GPU has finished)
+        self.called_at: list[tuple[int, float]] = []  # (step, the clock): how fast the steps between scores went
 
     def __call__(self, step: int, losses: list[float]) -> bool:
+        started = time.perf_counter()
+        self.called_at.append((step, started))
+        try:
+            return self.evaluate(step)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def evaluate(self, step: int) -> bool:
         score = bits(token_losses(self.model, self.validation, self.device).mean().item())
         self.curve.append([step, score])
         if score < self.best_bits:
@@ -269,7 +279,10 @@ def fit_models(settings: list[CharLM], device: torch.device, progress) -> list[t
             "non_embedding": count_parameters(run.model, non_embedding=True),
             "steps_taken": len(run.losses), "best_step": rule.best_step, "validation_bits": rule.best_bits,
             "validation_curve": rule.curve, "loss_curve": thinned(run.losses, 60),
-            "train_seconds": round(seconds, 3), "care": CARE[s.kind], "precision": trained_in(s, device),
+            "train_seconds": round(seconds, 3),
+            "seconds": {"validation": round(rule.seconds, 3),  # and when each score began, from the start of training
+                        "scored_at": [[step, round(at - started, 3)] for step, at in rule.called_at]},
+            "care": CARE[s.kind], "precision": trained_in(s, device),
             **recipe(s), "warmup": run.cfg.warmup, "corpus": corpus.digest}))
     return fitted
 
@@ -283,7 +296,10 @@ def train_models(settings: list[CharLM], device: torch.device, progress) -> list
     """Train every model together (the steps each takes are chosen on the validation text), then
     score each on the test text, once."""
     fitted = fit_models(settings, device, progress)
+    started = time.perf_counter()
     tests = each_in_parallel(lambda pair: test_scores(pair[0], settings[0].context, device), fitted, device)
+    for _, info in fitted:
+        info["seconds"]["test, all models"] = round(time.perf_counter() - started, 3)
     for (_, info), s, test in zip(fitted, settings, tests):
         bins = position_bins(s.context)
         binned = torch.stack([span_mean(test["losses"], span) for span in bins]) / math.log(2)

@@ -11,9 +11,12 @@ percent at most.
 
 A `Sweep` is one such experiment at one budget: the Transformer's widths (each LSTM is matched to
 its Transformer in parameters), the context, the characters seen, and the shapes tried at the
-middle size. `SWEEPS` holds the one the deck offers, an H100's prepared run (about two and a half minutes there). The models are the showdown's `CharLM`, kept in the model store, so
-the showdown (the left panel and the head-to-head at the largest size) and the context slide (the
-right panel) share them.
+middle size. `SWEEPS` holds the two the deck offers, each device class's prepared run
+(`demos.runtime.budgets`): an H100's and a 2-core CPU's, each sized to what that machine trains in
+a few minutes. The models are the showdown's `CharLM`, kept in the model store, so the showdown
+(the left panel and the head-to-head at the largest size) and the context slide (the right panel)
+share them. What a sweep leaves out (Figure 5's shapes, a context as long as the paper's) its words
+say, naming the sweep that measures it (`measured_by`).
 """
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +27,7 @@ from demos.core.fitting import fit_offset_power_law, fit_power_law
 from demos.shared.char_models import CharLM, fit_models, position_bins
 from demos.shared.contenders import label
 from demos.shared.seeds import over_seeds
+from demos.runtime.budgets import RUN_NAMES, TIER_NAMES
 from demos.runtime.params import Param, ParamError
 from demos.shared.tuning import LR_GRID, TUNED_DIR, Study, chosen
 
@@ -47,6 +51,7 @@ class Sweep:
     eval_every: int
     shapes: tuple[tuple[int, int, int], ...] = ()  # Figure 5: (layers, width, heads) at about the middle size
     bfloat16: bool = False  # every model's forward pass in bfloat16 on a GPU (`training.in_bfloat16`)
+    device_class: str = "gpu"  # the class whose prepared run it is (`budgets.TIERS`): what it was sized for
 
     @property
     def recipe_file(self) -> str:
@@ -64,11 +69,18 @@ SWEEPS = {
     # are as many as keep the run within three minutes there. In float32 (TF32) the 27 models together
     # took 169 ms a step, so 800 steps (153 s on 2026-11-27), where the largest of both families were
     # still improving and tied; with the forward pass in bfloat16 they take 72 ms (on 2026-11-28:
-    # the Transformers 2.3 times faster, the LSTMs 1.2), so 1,600. A 2-core laptop has no sweep yet:
-    # its prepared run trains the slide's two models for longer.
+    # the Transformers 2.3 times faster, the LSTMs 1.2), so 1,600.
     "gpu-sweep": Sweep("gpu-sweep", widths=(64, 128, 256), layers=4, lstm_layers=2, head_size=32, context=512,
                        batch_size=32, steps=1600, eval_every=200,
-                       shapes=((8, 96, 3), (2, 192, 6), (4, 128, 2)), bfloat16=True),
+                       shapes=((8, 96, 3), (2, 192, 6), (4, 128, 2)), bfloat16=True, device_class="gpu"),
+    # A 2-core CPU's prepared run: the same shapes of model, half as wide, Transformers of 0.05 M to 0.8 M
+    # non-embedding parameters (15 times), a context of 128 characters, 2.0 M characters seen each. At
+    # 1,500 steps the 18 models took 808 s on a 2-core Intel Xeon (2026-12-01), which runs the deck about
+    # twice as fast as the project's earlier 2-core AMD EPYC: 1,000 steps keep the run within the 20
+    # minutes a CPU's prepared run may take on either. Figure 5's shapes (as many models again) and a
+    # context of 512 do not fit there: the slides say they need a GPU.
+    "cpu-sweep": Sweep("cpu-sweep", widths=(32, 64, 128), layers=4, lstm_layers=2, head_size=32, context=128,
+                       batch_size=16, steps=1000, eval_every=250, device_class="cpu"),
 }
 
 
@@ -76,6 +88,17 @@ SWEEPS = {
 # on the kind of machine the sweep is sized for: part of the code (a new choice, new cache keys) once made.
 DATA_FILES = tuple(f"tuned/{sweep.recipe_file}.json" for sweep in SWEEPS.values()
                    if (TUNED_DIR / f"{sweep.recipe_file}.json").exists())
+
+
+FIGURE_7_CONTEXT = 512  # characters: the shortest context in which the right panel asks the paper's question
+
+
+def measured_by(what: str) -> str:
+    """Where `what` is measured ("shapes": Figure 5; "context": a context of FIGURE_7_CONTEXT), in the words
+    a result names its budget by: "the GPU prepared run"; for the words of a sweep that leaves it out."""
+    having = sorted({sweep.device_class for sweep in SWEEPS.values()
+                     if (sweep.shapes if what == "shapes" else sweep.context >= FIGURE_7_CONTEXT)})
+    return " or ".join(f"the {TIER_NAMES[tier]} {RUN_NAMES['full']}" for tier in having) or "no prepared run of this deck"
 
 
 def chosen_yet(sweep: Sweep) -> bool:

@@ -16,6 +16,7 @@ import torch
 from demos import context_scaling, generation
 from demos.core.fitting import fit_offset_power_law
 from demos.core.python_docs import load
+from demos.runtime.budgets import full_params
 from demos.runtime.params import ParamError, validate
 from demos.runtime.runner import run_demo
 from demos.runtime.storage import ModelStore, using_store
@@ -33,7 +34,8 @@ LEARNED = 1.0  # bits: the largest size of each family at least this far below c
 
 @pytest.fixture(scope="module")
 def sweep_results(tmp_path_factory):
-    """Recipes chosen and saved into a temporary recipe folder, then both slides' sweep runs."""
+    """Recipes chosen and saved into a temporary recipe folder, then both slides' sweep runs (the tiny
+    sweep stands in for the GPU's while they run)."""
     folder = tmp_path_factory.mktemp("recipes") / "tuned"
     shutil.copytree(tuning.TUNED_DIR, folder)  # every demo's recipes, and room for the sweep's
     patch = pytest.MonkeyPatch()
@@ -51,11 +53,11 @@ def sweep_results(tmp_path_factory):
             left_untrained = untrained([s for kind in scaling.MODELS for s in scaling.largest(TINY, kind, [0, 1])])
         context = run_demo(context_scaling, {"text_scale": "gpu-sweep", "steps": 20, "seeds": 2}, device=CPU,
                            store=store)
-        yield {"chosen": chosen, "showdown": showdown, "context": context, "left_untrained": left_untrained,
-               "store": store}
-    finally:
+    finally:  # the deck's own sweeps and recipes again before any test runs: none depends on the order
         patch.undo()
         tuning.tuned.cache_clear()
+    return {"chosen": chosen, "showdown": showdown, "context": context, "left_untrained": left_untrained,
+            "store": store}
 
 
 def test_the_offset_power_law_fit_recovers_known_a_b_c():
@@ -154,3 +156,45 @@ def test_a_sweep_whose_recipes_are_not_chosen_is_refused_with_the_command_that_c
     with pytest.raises(ParamError, match="benchmarks.recipes generation-gpu-sweep"):
         validate(generation.PARAMS, {"scale": "gpu-sweep"})
     assert validate(generation.PARAMS, {"scale": "one"})["scale"] == "one"
+
+
+@pytest.mark.parametrize("device, tier", [(CPU, "cpu"), (torch.device("cuda"), "gpu")])
+def test_each_device_class_prepares_the_sweep_sized_for_it_and_both_slides_read_the_same_one(device, tier):
+    showdown, context = full_params(generation, device), full_params(context_scaling, device)
+    assert showdown["scale"] == context["text_scale"] and SWEEPS_ON[tier] == showdown["scale"]
+    sweep = scaling.SWEEPS[showdown["scale"]]
+    assert sweep.device_class == tier
+    # its recipes are chosen and shipped: the prepared run validates on a fresh installation
+    assert validate(generation.PARAMS, showdown)["scale"] == sweep.name
+    assert validate(context_scaling.PARAMS, context)["text_scale"] == sweep.name
+    chosen = tuning.tuned(sweep.recipe_file)
+    assert chosen["budget"] == sweep.describe() and chosen["device"].startswith("cuda" if tier == "gpu" else "cpu")
+    assert set(chosen["contenders"]) == {scaling.contender(kind, width) for kind in scaling.MODELS for width in sweep.widths}
+    # at least three sizes spanning ten times the Transformer's non-embedding parameters (12·width² a layer)
+    assert len(sweep.widths) >= 3 and (sweep.widths[-1] / sweep.widths[0]) ** 2 >= 10
+
+
+SWEEPS_ON = {"cpu": "cpu-sweep", "gpu": "gpu-sweep"}
+
+
+def test_what_a_sweep_leaves_out_its_words_say_and_name_the_run_that_measures_it(sweep_results, monkeypatch):
+    result = sweep_results["showdown"]
+    words = generation.sweep_words({**result["sweep"], "shapes": None}, result["baselines"]["ngrams"])
+    assert "within" not in words and "(Figure 5) is not in this run: the GPU prepared run measures it." in words
+    assert "is not in this run" not in result["summaries"]["sizes"]  # the tiny sweep has its shapes
+    panel = sweep_results["context"]["text"]["positions"]
+    assert (f"A context of {TINY.context} is shorter than the 512 characters in which Kaplan et al.'s question is "
+            f"asked here: the GPU prepared run asks it.") in context_scaling.position_words(panel)
+    assert "shorter" not in context_scaling.position_words({**panel, "context": 512})
+    monkeypatch.setitem(scaling.SWEEPS, "gpu-sweep", TINY)  # now no sweep of the deck reads 512 characters
+    assert "no prepared run of this deck asks it" in context_scaling.position_words(panel)
+
+
+def test_the_sweep_says_where_its_time_went(sweep_results):
+    seconds = sweep_results["showdown"]["seconds"]
+    assert set(seconds) == {"models", "continuations", "counting baselines", "training (when trained)",
+                            "of which validation, summed", "first score at", "last score at", "test scoring"}
+    assert all(value >= 0 for value in seconds.values())
+    assert 0 < seconds["of which validation, summed"] and 0 < seconds["test scoring"] < seconds["models"]
+    assert 0 < seconds["first score at"] < seconds["last score at"] < seconds["training (when trained)"]
+    assert "Where the time went (seconds): models" in generation.format_text(sweep_results["showdown"])

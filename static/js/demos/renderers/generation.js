@@ -370,7 +370,7 @@ class Showdown {
       this.viewButtons[name] = button;
       views.append(button);
     }
-    const sweep = element("div", "gen-sweep");
+    const sweep = element("div", data.sweep.shapes ? "gen-sweep" : "gen-sweep gen-sweep--alone"); // no shapes: one chart, whole width
     this.sizes = chartElement(sweep, "demo-chart gen-sizes");
     if (data.sweep.shapes) {
       const panel = element("div", "gen-shapes-panel");
