@@ -144,7 +144,8 @@ def test_the_right_panel_reads_the_largest_models_from_the_store_with_a_fit_per_
 
 def test_the_largest_transformer_predicts_each_character_from_the_ones_before_it_only(sweep_results):
     with using_store(sweep_results["store"]):
-        [settings] = scaling.largest(TINY, "transformer", [0])
+        lr = sweep_results["chosen"]["contenders"][f"transformer-{TINY.widths[-1]}"]["chosen"]["lr"]
+        settings = scaling.model(TINY, "transformer", TINY.widths[-1], 0, lr=lr)  # the tiny sweep's, as it chose
         assert not untrained([settings])
         [(model, _)] = trained_models([settings], CPU, lambda *args: None)
     windows, _ = document_windows(load(), "test", TINY.context, most=8)
