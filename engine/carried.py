@@ -99,6 +99,13 @@ def write_file(engine, path: Path, demo_ids: list[str], every: bool = False) -> 
 
 # ---- reading and checking
 
+def cut_short(text: str, error_at: int) -> bool:
+    """Whether JSON that fails to parse at `error_at` is only cut short: the parser reached its end, or
+    stopped inside the last bare word (a number cut inside its digits, "0." or "1e-", or "tru")."""
+    rest = text.rstrip()[error_at:]
+    return all(char.isalnum() or char in ".+-" for char in rest)
+
+
 def read_file(path: Path) -> dict:
     """The file's contents, checked as a whole (readable, complete, this format, unchanged)."""
     name = Path(path).name
@@ -113,7 +120,7 @@ def read_file(path: Path) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        if text.strip() and error.pos >= len(text.rstrip()):
+        if text.strip() and cut_short(text, error.pos):
             raise CarryError(f"{name} is not complete: it ends too soon (truncated while copying?)") from None
         raise CarryError(f"{name} is not a results file: it is not JSON (line {error.lineno}, "
                          f"column {error.colno}: {error.msg})") from None

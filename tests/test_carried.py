@@ -3,6 +3,7 @@ measured them, `flask results load` on the one that presents them. A loaded resu
 measured elsewhere, never retrained; a file that does not check out is refused whole and changes
 nothing; loading a file twice changes nothing the second time."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,10 @@ def without(field):
 
 REFUSALS = {
     "truncated": (truncated, "ends too soon"),
+    "cut inside a number": (lambda path: written(path.with_name("n.json"), path.read_bytes()[
+        :re.search(rb": -?\d+\.", path.read_bytes()).end()]), "ends too soon"),  # "…": 0.
+    "cut inside an exponent": (lambda path: written(path.with_name("e.json"), b'{"format": 1, "results": [1e-'),
+                               "ends too soon"),
     "not text": (lambda path: written(path.with_name("x.json"), b"\xff\xfe\x00 garbage"), "it is not text"),
     "not JSON": (lambda path: written(path.with_name("y.json"), b"<html>a captive portal's page</html>"),
                  "it is not JSON (line 1, column 1"),

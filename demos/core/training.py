@@ -14,6 +14,7 @@ import inspect
 import math
 import os
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -72,15 +73,19 @@ class SameBatch:
         return tuple(t.expand(steps, *t.shape) for t in self.tensors)
 
 
-def flush_denormals() -> None:
-    """Let this thread's CPU arithmetic round numbers below float32's normal range (about 1e-38) to zero.
-    An LSTM trained at a high learning rate fills its gradients with such numbers, which a CPU computes
-    several times slower: at 0.03 the sweep's largest LSTM took 150 s for 250 steps, 24 s with this and
-    the same validation score (2026-12-01, the 2-core CPU). A thread started later inherits it."""
+@contextmanager
+def denormals_flushed():
+    """While training on this thread, its CPU arithmetic rounds numbers below float32's normal range
+    (about 1e-38) to zero; afterwards the thread computes as it did (other code, e.g. hypothesis, expects
+    such numbers). An LSTM trained at a high learning rate fills its gradients with them, which a CPU
+    computes several times slower: at 0.03 the CPU sweep's largest LSTM took 150 s for 250 steps, 24 s
+    with this and the same validation score (2026-12-01, the 2-core CPU)."""
+    was = (torch.tensor([1e-39]) * 1.0).item() == 0.0  # already flushing (a caller's own choice)
     torch.set_flush_denormal(True)
-
-
-flush_denormals()  # on import, before any thread pool starts: PyTorch's own threads inherit it
+    try:
+        yield
+    finally:
+        torch.set_flush_denormal(was)
 
 
 def seed_everything(seed: int) -> None:
@@ -242,13 +247,13 @@ def amount_of_work(run: Run) -> int:
 
 def train_eagerly(run: Run) -> Run:
     """One run, step by step, on the device its model is on (the CPU path of `train_together`)."""
-    flush_denormals()  # this thread may have started before the import did it
-    stepper = Stepper(run)
-    while not stepper.finished:
-        check_stop()
-        stepper.advance()
-        if stepper.report_due:
-            stepper.report()
+    with denormals_flushed():
+        stepper = Stepper(run)
+        while not stepper.finished:
+            check_stop()
+            stepper.advance()
+            if stepper.report_due:
+                stepper.report()
     return run
 
 

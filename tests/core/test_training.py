@@ -99,6 +99,7 @@ def test_training_rounds_numbers_below_float32s_normal_range_to_zero_on_every_tr
     train_together(runs[:1], cpu_workers=1)  # on this thread
     train_together(runs[1:], cpu_workers=2)  # on threads of their own
     assert seen == [0.0] * 6
+    assert (torch.tensor([1e-39]) * 1.0).item() > 0, "after training, this thread computes as it did"
 
 
 def test_early_stop_when_solved_or_when_the_loss_stops_falling():
