@@ -18,7 +18,11 @@ if [ -d .whl ]; then
   export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 fi
 export FLASK_DEVICE=cuda PYTHONUNBUFFERED=1
-flask() { python3 -m flask --app app "$@"; }  # the wheels install no flask script
+# The wheels install no flask script, and `timeout` runs programs, not shell functions: a small one.
+mkdir -p /tmp/gpu-session-bin
+printf '#!/bin/sh\nexec python3 -m flask --app app "$@"\n' > /tmp/gpu-session-bin/flask
+chmod +x /tmp/gpu-session-bin/flask
+export PATH=/tmp/gpu-session-bin:$PATH
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; python3 -c \
   'import sys, torch; print("Python", sys.version.split()[0], "PyTorch", torch.__version__, torch.cuda.get_device_name())'
