@@ -44,3 +44,10 @@ def test_its_report_of_the_sweep_reads_a_saved_results_file(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "--- generation (the GPU prepared run, cuda: X, bfloat16, 191.2 s)" in run.stdout
     assert "where the time went (s): {'models': 180.0}" in run.stdout
+
+
+def test_every_step_runs_a_program_that_timeout_can_start():
+    text = SCRIPT.read_text()
+    functions = set(re.findall(r"^(\w+)\(\) \{", text, re.M)) - {"step"}  # timeout cannot run a shell function
+    commands = re.findall(r"^step \d+ \S+ (\S+)", text, re.M)
+    assert commands and not set(commands) & functions, set(commands) & functions
