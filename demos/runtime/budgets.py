@@ -67,11 +67,16 @@ def which_run(demo: ModuleType, params: dict, device: torch.device | str) -> str
     return "chosen"
 
 
+def run_text(device_class: str, run: str) -> str:
+    """A class's run in words: "the GPU default", "the CPU prepared run", "settings chosen in class (on a GPU)"."""
+    return (f"the {TIER_NAMES[device_class]} {RUN_NAMES[run]}" if run != "chosen"
+            else f"{RUN_NAMES[run]} (on a {TIER_NAMES[device_class]})")
+
+
 def budget_label(demo: ModuleType, params: dict, device: torch.device | str) -> dict:
     """How a result names its budget: {"tier": "gpu", "run": "default", "text": "the GPU default"}."""
     run, device_class = which_run(demo, params, device), tier(device)
-    text = (f"the {TIER_NAMES[device_class]} {RUN_NAMES[run]}" if run != "chosen"
-            else f"{RUN_NAMES[run]} (on a {TIER_NAMES[device_class]})")
+    text = run_text(device_class, run)
     return {"tier": device_class, "run": run, "text": text}
 
 

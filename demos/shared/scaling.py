@@ -27,7 +27,7 @@ from demos.core.fitting import fit_offset_power_law, fit_power_law
 from demos.shared.char_models import CharLM, fit_models, position_bins
 from demos.shared.contenders import label
 from demos.shared.seeds import over_seeds
-from demos.runtime.budgets import RUN_NAMES, TIER_NAMES
+from demos.runtime.budgets import run_text
 from demos.runtime.params import Param, ParamError
 from demos.shared.tuning import LR_GRID, TUNED_DIR, Study, chosen
 
@@ -98,7 +98,7 @@ def measured_by(what: str) -> str:
     a result names its budget by: "the GPU prepared run"; for the words of a sweep that leaves it out."""
     having = sorted({sweep.device_class for sweep in SWEEPS.values()
                      if (sweep.shapes if what == "shapes" else sweep.context >= FIGURE_7_CONTEXT)})
-    return " or ".join(f"the {TIER_NAMES[tier]} {RUN_NAMES['full']}" for tier in having) or "no prepared run of this deck"
+    return " or ".join(run_text(tier, "full") for tier in having) or "no prepared run of this deck"
 
 
 def chosen_yet(sweep: Sweep) -> bool:
