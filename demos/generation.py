@@ -188,7 +188,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
         everything = scaling.sizes(sweep, seeds) + scaling.shapes(sweep, seeds)
     started = time.perf_counter()
     by_settings = dict(zip(everything, trained_models(everything, device, share(progress, 0, TRAINING_SHARE))))
-    seconds = {"models": time.perf_counter() - started}
+    trained_at = time.perf_counter()
     trained = {(s.kind, s.seed): by_settings[s] for s in settings}
     scores = {key: info["test_bits"] for key, (_, info) in trained.items()}
 
@@ -215,7 +215,7 @@ def run(params: dict, progress, device: torch.device) -> dict:
             "mean_chosen_probability": sum(p["probability"] for p in picks) / len(picks),
         }
         generating((n + 1) / len(MODELS), f"{label(kind)} continued the prompt")
-    seconds["continuations"] = time.perf_counter() - started - seconds["models"]
+    continued_at = time.perf_counter()
     budget = settings[0]
     result = {"prompt": prompt, "read_as": decode(prompt_ids), "decoding": params["decoding"],
               "temperature": params["temperature"] if sampled else None, "n_characters": params["characters"],
@@ -225,7 +225,8 @@ def run(params: dict, progress, device: torch.device) -> dict:
                          "context": budget.context, "eval_every": budget.eval_every, "patience": budget.patience,
                          "default_steps": CharLM.steps},
               "memorised_at": MEMORISED}
-    seconds["counting baselines"] = time.perf_counter() - started - sum(seconds.values())
+    seconds = {"models": trained_at - started, "continuations": continued_at - trained_at,
+               "counting baselines": time.perf_counter() - continued_at}
     result["seconds"] = {**{part: round(value, 2) for part, value in seconds.items()},
                          **training_seconds([info for _, info in by_settings.values()])}
     precision = trained[(MODELS[0], seeds[0])][1].get("precision")  # how the models trained ("bfloat16" in the GPU sweep)
