@@ -159,6 +159,9 @@ def test_a_sweep_whose_recipes_are_not_chosen_is_refused_with_the_command_that_c
     assert validate(generation.PARAMS, {"scale": "one"})["scale"] == "one"
 
 
+SWEEPS_ON = {"cpu": "cpu-sweep", "gpu": "gpu-sweep"}  # each class's prepared sweep
+
+
 @pytest.mark.parametrize("device, tier", [(CPU, "cpu"), (torch.device("cuda"), "gpu")])
 def test_each_device_class_prepares_the_sweep_sized_for_it_and_both_slides_read_the_same_one(device, tier):
     showdown, context = full_params(generation, device), full_params(context_scaling, device)
@@ -174,8 +177,6 @@ def test_each_device_class_prepares_the_sweep_sized_for_it_and_both_slides_read_
     # at least three sizes spanning ten times the Transformer's non-embedding parameters (12·width² a layer)
     assert len(sweep.widths) >= 3 and (sweep.widths[-1] / sweep.widths[0]) ** 2 >= 10
 
-
-SWEEPS_ON = {"cpu": "cpu-sweep", "gpu": "gpu-sweep"}
 
 
 def test_what_a_sweep_leaves_out_its_words_say_and_name_the_run_that_measures_it(sweep_results, monkeypatch):
