@@ -58,6 +58,7 @@ WIDTH, LAYERS, HEADS = 64, 2, 4  # the Transformer (about 112k parameters); the 
 VALIDATION_SEQUENCES = 256  # recipes are chosen on these
 TEST_SEQUENCES = 512  # each seed's models are scored on these, once
 CONTEXTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # natural text: the context lengths T tried (up to the models' own)
+SWEEP_CONTEXTS = "; ".join(f"{name}: {sweep.context} characters" for name, sweep in scaling.SWEEPS.items())
 PARAMS = [
     seed_param(),
     seeds_param(),
@@ -67,7 +68,7 @@ PARAMS = [
     Param("text_steps", "int", CharLM.steps, "Most training steps of each character model (the generative "
           "showdown's: at its default, the very same models)", 20, 20000),
     scaling.scale_param("text_scale", "The character models read: one (the showdown's slide models, 64 characters "
-                        "of context) or the largest of a size sweep (cpu-sweep: 128 characters; gpu-sweep: 512), "
+                        f"of context) or the largest of a size sweep ({SWEEP_CONTEXTS}), "
                         "with the loss at each position of the context (Kaplan et al.'s Figure 7, right)"),
 ]
 TINY = {"steps": 20, "text_steps": 20, "seeds": 1}
