@@ -1,10 +1,10 @@
 """Why the CPU's size sweep reads 128 characters, not 512: a Transformer of the sweep, trained at a
-few shapes of step, each on one core, scored on the validation text. With few windows a step it stays
+few shapes of step, each on one core, scored on the validation text. In too few steps it stays
 on the plateau where a character model knows only how often each character comes (about 3.8 bits);
-with more, or with many more steps, it gets past it (docs/science.md, "Why not 512 characters on the
-CPU"). Each line is one seed; two shapes train side by side at a time, one per core.
+it leaves it with steps more than with characters, and later with longer windows (docs/science.md,
+"Why not 512 characters on the CPU"). Each line is one seed; two shapes train side by side at a time, one per core.
 
-    python -m benchmarks.plateau [--width 64] [--shapes 128x16x750 128x4x750 512x4x750 512x4x3000]
+    python -m benchmarks.plateau [--width 64] [--shapes 128x16x750 128x4x750 ...]   (the six of the docs: 6 min)
 
 A shape is CONTEXTxWINDOWSxSTEPS: characters a window, windows a step, steps.
 """
@@ -61,7 +61,8 @@ def main() -> None:
     parser.add_argument("--width", type=int, choices=scaling.SWEEPS["cpu-sweep"].widths, default=64,
                         help="the sweep Transformer's width (its learning rate: the sweep's chosen one)")
     parser.add_argument("--shapes", type=shape, nargs="+",
-                        default=[(128, 16, 750), (128, 4, 750), (512, 4, 750), (512, 4, 3000)])
+                        default=[(128, 16, 750), (128, 4, 750), (128, 4, 3000), (512, 4, 750), (512, 16, 750),
+                                 (512, 4, 3000)])
     args = parser.parse_args()
     sweep = scaling.SWEEPS["cpu-sweep"]
     lr = scaling.chosen(sweep.recipe_file, scaling.contender("transformer", args.width))["lr"]
