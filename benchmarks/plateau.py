@@ -4,7 +4,10 @@ on the plateau where a character model knows only how often each character comes
 it leaves it with steps more than with characters, and later with longer windows (docs/science.md,
 "Why not 512 characters on the CPU"). Each line is one seed; two shapes train side by side at a time, one per core.
 
-    python -m benchmarks.plateau [--width 64] [--shapes 128x16x750 128x4x750 ...]   (the six of the docs: 6 min)
+    python -m benchmarks.plateau [--kind transformer] [--width 64] [--shapes 128x16x750 128x4x750 ...]
+
+The defaults are the seven shapes of the docs (6 to 7 minutes on two cores); `--kind lstm` trains the LSTM
+matched to that Transformer instead.
 
 A shape is CONTEXTxWINDOWSxSTEPS: characters a window, windows a step, steps.
 """
@@ -20,6 +23,7 @@ from demos.core.models import build_model
 from demos.core.python_docs import load
 from demos.core.training import Run, language_model_loss, train_eagerly
 from demos.shared import scaling
+from demos.shared.contenders import label
 from demos.shared.char_models import (document_windows, model_config, token_losses, train_config,
                                       training_windows)
 
@@ -37,11 +41,11 @@ def shape(text: str) -> tuple[int, int, int]:
     return context, windows, steps
 
 
-def train_one(job: tuple[int, int, int, int, float]) -> str:
-    width, context, windows, steps, lr = job
+def train_one(job: tuple[str, int, int, int, int, float]) -> str:
+    kind, width, context, windows, steps, lr = job
     torch.set_num_threads(1)
     sweep = scaling.SWEEPS["cpu-sweep"]
-    settings = dataclasses.replace(scaling.model(sweep, "transformer", width, seed=0, lr=lr), context=context,
+    settings = dataclasses.replace(scaling.model(sweep, kind, width, seed=0, lr=lr), context=context,
                                    batch_size=windows, window=context, steps=steps, eval_every=steps)
     corpus = load()
     torch.manual_seed(settings.seed)
@@ -58,17 +62,19 @@ def train_one(job: tuple[int, int, int, int, float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kind", choices=scaling.MODELS, default="transformer")
     parser.add_argument("--width", type=int, choices=scaling.SWEEPS["cpu-sweep"].widths, default=64,
-                        help="the sweep Transformer's width (its learning rate: the sweep's chosen one)")
+                        help="the sweep Transformer's width, which the LSTM is matched to (the learning rate: "
+                             "the sweep's chosen one for that size of that family)")
     parser.add_argument("--shapes", type=shape, nargs="+",
-                        default=[(128, 16, 750), (128, 4, 750), (128, 4, 3000), (512, 4, 750), (512, 16, 750),
-                                 (512, 4, 3000)])
+                        default=[(128, 16, 750), (128, 8, 1500), (128, 4, 750), (128, 4, 3000), (512, 4, 750),
+                                 (512, 16, 750), (512, 4, 3000)])
     args = parser.parse_args()
     sweep = scaling.SWEEPS["cpu-sweep"]
-    lr = scaling.chosen(sweep.recipe_file, scaling.contender("transformer", args.width))["lr"]
-    print(f"The CPU sweep's Transformer of width {args.width} (lr {lr}), one seed:")
+    lr = scaling.chosen(sweep.recipe_file, scaling.contender(args.kind, args.width))["lr"]
+    print(f"The CPU sweep's {label(args.kind)} of its size {args.width} (lr {lr}), one seed:")
     with ProcessPoolExecutor(2) as pool:
-        for line in pool.map(train_one, [(args.width, *s, lr) for s in args.shapes]):
+        for line in pool.map(train_one, [(args.kind, args.width, *s, lr) for s in args.shapes]):
             print(" ", line, flush=True)
 
 

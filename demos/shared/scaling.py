@@ -75,12 +75,15 @@ SWEEPS = {
                        shapes=((8, 96, 3), (2, 192, 6), (4, 128, 2)), bfloat16=True, device_class="gpu"),
     # A 2-core CPU's prepared run: the same shapes of model, half as wide, Transformers of 0.05 M to 0.8 M
     # non-embedding parameters (15 times), a context of 128 characters, 2.0 M characters seen each. At
-    # 1,500 steps the 18 models took 808 s on a 2-core Intel Xeon (2026-12-01), which runs the deck about
-    # twice as fast as the project's earlier 2-core AMD EPYC: 1,000 steps keep the run within the 20
-    # minutes a CPU's prepared run may take on either. Figure 5's shapes (as many models again) and a
-    # context of 512 do not fit there: the slides say they need a GPU.
+    # 1,500 steps of 16 windows the 18 models took 808 s on a 2-core Intel Xeon (2026-12-01), which runs
+    # the deck about twice as fast as the project's earlier 2-core AMD EPYC: 1,000 steps of 16 keep the
+    # run within the 20 minutes a CPU's prepared run may take on either. Those characters come as 2,000
+    # steps of 8 windows: a step of 8 costs half a step of 16 there, and at the same characters twice the
+    # updates served both families at every size (654 s; docs/science.md). Figure 5's shapes (as many
+    # models again) do not fit there, nor a context of 512, at which the Transformers stay on a plateau
+    # within the budget (`benchmarks.plateau`): the slides say they need a GPU.
     "cpu-sweep": Sweep("cpu-sweep", widths=(32, 64, 128), layers=4, lstm_layers=2, head_size=32, context=128,
-                       batch_size=16, steps=1000, eval_every=250, device_class="cpu"),
+                       batch_size=8, steps=2000, eval_every=500, device_class="cpu"),
 }
 
 
